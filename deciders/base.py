@@ -1,0 +1,102 @@
+"""The decider protocols (one per node) and the values they return.
+
+Nodes depend on these protocols only. Every returned value names the decider that produced it
+and, when an LLM reply was unusable and a conservative default was used instead, says so in
+``note`` — that note goes into the run's trace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Protocol, Sequence
+
+from langchain_core.messages import BaseMessage
+
+from store.chunks import Chunk
+
+RouteName = Literal["retrieve", "direct"]
+GenerationMode = Literal["answer", "caveat", "direct"]
+
+
+@dataclass
+class RouteDecision:
+    route: RouteName
+    reason: str
+    decider: str
+    note: str | None = None
+
+
+@dataclass
+class ChunkVerdict:
+    chunk_id: str
+    relevant: bool
+    score: float
+    """Relevance to the question, 0–1 (for LLM verdicts: 1.0 relevant, 0.0 not)."""
+
+
+@dataclass
+class Grading:
+    verdicts: list[ChunkVerdict]
+    sufficient: bool
+    """Whether the kept evidence (including the relevant chunks of this hop) answers the question."""
+    decider: str
+    note: str | None = None
+
+
+@dataclass
+class Reformulation:
+    query: str
+    reason: str
+    decider: str
+    note: str | None = None
+
+
+@dataclass
+class Answer:
+    text: str
+    cited: list[tuple[int, str]] = field(default_factory=list)
+    """(mark, chunk id) for every citation mark ``[mark]`` used in ``text``."""
+    decider: str = ""
+    note: str | None = None
+
+
+class Router(Protocol):
+    """Decides whether a turn needs documents. When unsure it must choose ``retrieve``."""
+
+    def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision: ...
+
+
+class Grader(Protocol):
+    """Judges each chunk of a hop, and whether the evidence kept so far suffices."""
+
+    def grade(self, question: str, chunks: Sequence[Chunk], evidence: Sequence[Chunk]) -> Grading: ...
+
+
+class Reformulator(Protocol):
+    """Writes the next query from what has been tried and found."""
+
+    def reformulate(
+        self, question: str, tried: Sequence[str], evidence: Sequence[Chunk], last_chunks: Sequence[Chunk]
+    ) -> Reformulation: ...
+
+
+class Generator(Protocol):
+    """Writes the final answer, citing chunk ids of ``evidence``."""
+
+    def generate(
+        self,
+        question: str,
+        evidence: Sequence[Chunk],
+        mode: GenerationMode,
+        conversation: Sequence[BaseMessage],
+    ) -> Answer: ...
+
+
+@dataclass
+class Deciders:
+    """One decider per node."""
+
+    router: Router
+    grader: Grader
+    reformulator: Reformulator
+    generator: Generator

@@ -1,0 +1,219 @@
+"""LLM deciders over any LangChain chat model.
+
+Router and grader ask for structured output (``with_structured_output``) and fall back to parsing
+JSON out of a plain reply for models without tool calling. Whatever a model returns, a decider
+never raises: an invalid or empty reply becomes the conservative choice (retrieve; not relevant;
+keep the query; extractive answer) with a ``note`` saying what happened, which the trace records.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, Sequence, TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.output_parsers import JsonOutputParser
+from langchain_core.runnables import RunnableLambda
+from pydantic import BaseModel, ValidationError
+
+from deciders.base import (
+    Answer,
+    ChunkVerdict,
+    GenerationMode,
+    Grading,
+    Reformulation,
+    RouteDecision,
+)
+from deciders.rules import ExtractiveGenerator
+from prompts import generate as generate_prompts
+from prompts import grade as grade_prompts
+from prompts import reformulate as reformulate_prompts
+from prompts import route as route_prompts
+from store.chunks import Chunk
+
+Schema = TypeVar("Schema", bound=BaseModel)
+MAX_PASSAGE_CHARS = 2000
+"""Longest passage text shown to a model, in characters."""
+
+
+class RouteOut(BaseModel):
+    route: Literal["retrieve", "direct"]
+    reason: str = ""
+
+
+class ChunkOut(BaseModel):
+    relevant: bool
+    reason: str = ""
+
+
+class SufficientOut(BaseModel):
+    sufficient: bool
+    missing: str = ""
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:160]}" if text else type(exc).__name__
+
+
+def model_name(model: BaseChatModel) -> str:
+    """``llm:<model name>`` for traces."""
+    name = getattr(model, "model_name", None) or getattr(model, "model", None) or type(model).__name__
+    return f"llm:{name}"
+
+
+def ask_structured(model: BaseChatModel, schema: type[Schema], system: str, user: str) -> tuple[Schema | None, str | None]:
+    """Ask for a reply shaped as ``schema``.
+
+    Returns:
+        (parsed reply, None) on success; (None, note) when neither structured output nor the
+        JSON fallback produced a valid reply. Never raises for model errors.
+    """
+    messages = [SystemMessage(system), HumanMessage(user)]
+    note = None
+    try:
+        structured = model.with_structured_output(schema)
+    except NotImplementedError:
+        structured = None  # no tool calling: parse JSON from plain text below
+    if structured is not None:
+        try:
+            out = structured.invoke(messages)
+            if isinstance(out, schema):
+                return out, None
+            if isinstance(out, dict):
+                return schema.model_validate(out), None
+            note = f"structured output returned {type(out).__name__}"
+        except Exception as exc:  # providers raise many types; fall back to plain text
+            note = f"structured output failed ({_short(exc)})"
+    try:
+        reply = model.invoke(messages)
+        return schema.model_validate(JsonOutputParser().parse(str(reply.content))), None
+    except (ValidationError, ValueError) as exc:
+        return None, f"invalid reply ({_short(exc)})" + (f"; {note}" if note else "")
+    except Exception as exc:
+        return None, f"model call failed ({_short(exc)})"
+
+
+def format_conversation(conversation: Sequence[BaseMessage], turns: int = 6) -> str:
+    lines = [f"{m.type}: {m.content}" for m in conversation[-turns:]]
+    return "\n".join(lines) or "(none)"
+
+
+def format_evidence(evidence: Sequence[Chunk]) -> str:
+    return "\n\n".join(
+        f"[{i}] ({c['title']}) {c['text'][:MAX_PASSAGE_CHARS]}" for i, c in enumerate(evidence, 1)
+    ) or "(no evidence)"
+
+
+class LLMRouter:
+    def __init__(self, model: BaseChatModel) -> None:
+        self.model = model
+        self.name = model_name(model)
+
+    def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision:
+        user = route_prompts.USER.format(conversation=format_conversation(conversation), question=question)
+        out, note = ask_structured(self.model, RouteOut, route_prompts.SYSTEM, user)
+        if out is None:
+            return RouteDecision("retrieve", "fallback: retrieve when unsure", self.name, note)
+        return RouteDecision(out.route, out.reason, self.name)
+
+
+class LLMGrader:
+    """Grades the chunks of a hop concurrently (LangChain ``Runnable.batch``), then asks once
+    whether the evidence suffices."""
+
+    def __init__(self, model: BaseChatModel, max_concurrency: int = 8) -> None:
+        self.model = model
+        self.name = model_name(model)
+        self.max_concurrency = max_concurrency
+
+    def _grade_one(self, args: tuple[str, Chunk]) -> tuple[ChunkOut | None, str | None]:
+        question, chunk = args
+        user = grade_prompts.CHUNK_USER.format(
+            question=question, title=chunk["title"], text=chunk["text"][:MAX_PASSAGE_CHARS]
+        )
+        return ask_structured(self.model, ChunkOut, grade_prompts.CHUNK_SYSTEM, user)
+
+    def grade(self, question: str, chunks: Sequence[Chunk], evidence: Sequence[Chunk]) -> Grading:
+        results = RunnableLambda(self._grade_one).batch(
+            [(question, c) for c in chunks], config={"max_concurrency": self.max_concurrency}
+        )
+        notes = []
+        verdicts = []
+        for chunk, (out, note) in zip(chunks, results):
+            relevant = bool(out and out.relevant)
+            verdicts.append(ChunkVerdict(chunk["chunk_id"], relevant, 1.0 if relevant else 0.0))
+            if note:
+                notes.append(f"{chunk['chunk_id'][:8]}: {note}; graded not relevant")
+        kept = [*evidence, *(c for c, v in zip(chunks, verdicts) if v.relevant)]
+        sufficient = False
+        if kept:
+            user = grade_prompts.SUFFICIENT_USER.format(question=question, evidence=format_evidence(kept))
+            out, note = ask_structured(self.model, SufficientOut, grade_prompts.SUFFICIENT_SYSTEM, user)
+            sufficient = bool(out and out.sufficient)
+            if note:
+                notes.append(f"sufficiency: {note}; treated as insufficient")
+        return Grading(verdicts, sufficient, self.name, "; ".join(notes) or None)
+
+
+class LLMReformulator:
+    def __init__(self, model: BaseChatModel) -> None:
+        self.model = model
+        self.name = model_name(model)
+
+    def reformulate(
+        self, question: str, tried: Sequence[str], evidence: Sequence[Chunk], last_chunks: Sequence[Chunk]
+    ) -> Reformulation:
+        keep = tried[-1] if tried else question
+        user = reformulate_prompts.USER.format(
+            question=question,
+            tried="\n".join(f"- {q}" for q in tried) or "(none)",
+            evidence=format_evidence(list(evidence) or list(last_chunks)),
+        )
+        try:
+            reply = str(self.model.invoke([SystemMessage(reformulate_prompts.SYSTEM), HumanMessage(user)]).content)
+        except Exception as exc:
+            return Reformulation(keep, "fallback: keep the query", self.name, f"model call failed ({_short(exc)})")
+        lines = [line.strip().strip("\"'`").strip() for line in reply.strip().splitlines() if line.strip()]
+        query = lines[0] if lines else ""
+        if not query or len(query) > 500:
+            return Reformulation(keep, "fallback: keep the query", self.name, "empty or overlong reply")
+        return Reformulation(query, "rewritten by the model", self.name)
+
+
+class LLMGenerator:
+    def __init__(self, model: BaseChatModel) -> None:
+        self.model = model
+        self.name = model_name(model)
+        self._fallback = ExtractiveGenerator()
+
+    def generate(
+        self,
+        question: str,
+        evidence: Sequence[Chunk],
+        mode: GenerationMode,
+        conversation: Sequence[BaseMessage],
+    ) -> Answer:
+        system = {
+            "answer": generate_prompts.ANSWER_SYSTEM,
+            "caveat": generate_prompts.CAVEAT_SYSTEM,
+            "direct": generate_prompts.DIRECT_SYSTEM,
+        }[mode]
+        user = generate_prompts.USER.format(
+            conversation=format_conversation(conversation),
+            question=question,
+            evidence=format_evidence(evidence),
+        )
+        try:
+            text = str(self.model.invoke([SystemMessage(system), HumanMessage(user)]).content).strip()
+            failure = None if text else "empty reply"
+        except Exception as exc:
+            text, failure = "", f"model call failed ({_short(exc)})"
+        if failure:
+            answer = self._fallback.generate(question, evidence, mode, conversation)
+            answer.note = f"{failure}; extractive answer instead"
+            return answer
+        numbers = [int(n) for n in re.findall(r"\[(\d+)\]", text)]
+        cited = [(n, evidence[n - 1]["chunk_id"]) for n in dict.fromkeys(numbers) if 1 <= n <= len(evidence)]
+        return Answer(text, cited, self.name)

@@ -1,0 +1,215 @@
+"""Model-free deciders: they need no API key, no network and no model beyond the tokenizer.
+
+* :class:`RuleRouter` — answers small talk directly, retrieves for everything else.
+* :class:`LexicalGrader` — judges a chunk by its retrieval score and its coverage of the
+  question's terms.
+* :class:`FeedbackReformulator` — pseudo-relevance feedback (Rocchio 1971; Xu & Croft 1996): the
+  next query is an entity that the best evidence names and the question does not (the bridge
+  entity of a multi-hop question), taken from the evidence sentences that best match the question.
+* :class:`ExtractiveGenerator` — extractive QA: greedily selects the evidence sentences that
+  cover the most question terms not yet covered (query-focused extractive summarisation, after
+  Carbonell & Goldstein 1998, MMR), each cited by its chunk.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from langchain_core.messages import BaseMessage
+
+from deciders.base import (
+    Answer,
+    ChunkVerdict,
+    GenerationMode,
+    Grading,
+    Reformulation,
+    RouteDecision,
+)
+from deciders.text import coverage, names, normalise_query, sentences, term_set
+from store.chunks import RRF_K, Chunk
+
+NAME = "rules"
+
+_SMALL_TALK = {
+    "hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "good", "morning", "afternoon",
+    "evening", "day", "thanks", "thank", "thx", "ty", "you", "so", "very", "much", "a", "lot",
+    "ok", "okay", "k", "cool", "great", "nice", "perfect", "awesome", "got", "it", "understood",
+    "alright", "fine", "sure", "yes", "no", "yep", "nope", "bye", "goodbye", "cheers", "see",
+    "later", "again", "there", "appreciated", "wow", "that", "helps", "helped", "makes", "sense",
+}
+_THANKS = {"thanks", "thank", "thx", "ty", "appreciated", "cheers", "helps", "helped"}
+_GREETING = {"hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "morning", "afternoon", "evening"}
+_FAREWELL = {"bye", "goodbye", "later"}
+_MAX_SMALL_TALK_WORDS = 8
+
+
+def citation_marks(cited: Sequence[str]) -> dict[str, int]:
+    """Number each cited chunk id 1, 2, … in order of first citation."""
+    marks: dict[str, int] = {}
+    for cid in cited:
+        marks.setdefault(cid, len(marks) + 1)
+    return marks
+
+
+class RuleRouter:
+    """Routes a turn to ``direct`` only when every word is small talk (greeting, thanks,
+    acknowledgement, farewell) and it asks nothing; anything else retrieves."""
+
+    def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision:
+        words = re.findall(r"[a-z']+", question.lower())
+        if words and len(words) <= _MAX_SMALL_TALK_WORDS and "?" not in question and all(
+            w in _SMALL_TALK for w in words
+        ):
+            return RouteDecision("direct", "small talk: no documents needed", NAME)
+        return RouteDecision("retrieve", "asks for information", NAME)
+
+
+class LexicalGrader:
+    """Scores each chunk ``0.7 × coverage + 0.3 × retrieval``, where coverage is the fraction of
+    the question's stemmed content terms found in the chunk (title included) and retrieval is its
+    fused rank score scaled so that first place in both rankings is 1.
+
+    A chunk is relevant when its score reaches ``min_relevance``. The evidence suffices when the
+    relevant evidence together covers at least ``sufficient_coverage`` of the question's terms.
+    """
+
+    def __init__(self, min_relevance: float = 0.5, sufficient_coverage: float = 0.75) -> None:
+        self.min_relevance = min_relevance
+        self.sufficient_coverage = sufficient_coverage
+
+    def score(self, question_terms: frozenset[str], chunk: Chunk) -> float:
+        """Relevance of one chunk, 0–1."""
+        best_fused = 2.0 / (RRF_K + 1)
+        retrieval = min(1.0, chunk["score"] / best_fused)
+        return round(0.7 * coverage(question_terms, f"{chunk['title']} {chunk['text']}") + 0.3 * retrieval, 4)
+
+    def grade(self, question: str, chunks: Sequence[Chunk], evidence: Sequence[Chunk]) -> Grading:
+        q_terms = term_set(question)
+        verdicts = []
+        for chunk in chunks:
+            score = self.score(q_terms, chunk)
+            verdicts.append(ChunkVerdict(chunk["chunk_id"], score >= self.min_relevance, score))
+        relevant_text = " ".join(
+            f"{c['title']} {c['text']}"
+            for c in [*evidence, *(c for c, v in zip(chunks, verdicts) if v.relevant)]
+        )
+        covered = coverage(q_terms, relevant_text) if relevant_text else 0.0
+        return Grading(verdicts, bool(relevant_text) and covered >= self.sufficient_coverage, NAME)
+
+
+class FeedbackReformulator:
+    """Next query = the most promising name that the best evidence mentions and the question
+    lacks, searched on its own; names are tried in order of how well their sentence matches the
+    question. When no new name is left, the question's terms that no evidence covers are tried;
+    when that was tried too, the original question is returned (the graph then stops on a
+    repeated query)."""
+
+    def __init__(self, feedback_chunks: int = 2) -> None:
+        self.feedback_chunks = feedback_chunks
+
+    def candidates(self, question: str, pool: Sequence[Chunk]) -> list[tuple[str, str]]:
+        """(name, chunk id) pairs, best first.
+
+        A name scores the question-term coverage of the sentence it appears in, plus a bonus
+        when it shares a term with the question (it names the kind of thing asked about, e.g.
+        "Major League Soccer" for "what league") and when it has several words; names of the
+        chunk's own subject (sharing a term with its title) and names from lower-ranked chunks
+        score less.
+        """
+        q_terms = term_set(question)
+        q_lower = question.lower()
+        scored: dict[str, tuple[float, int, str]] = {}
+        for rank, chunk in enumerate(pool[: self.feedback_chunks]):
+            title_terms = term_set(chunk["title"])
+            for unit in [chunk["title"], *sentences(chunk["text"])]:
+                match = coverage(q_terms, unit)
+                for name in names(unit):
+                    name_terms = term_set(name)
+                    if not name_terms - q_terms or name.lower() in q_lower:
+                        continue
+                    score = (
+                        match
+                        + (0.3 if name_terms & q_terms else 0.0)
+                        + (0.2 if " " in name else 0.0)
+                        - (0.3 if name_terms & title_terms else 0.0)
+                        - 0.1 * rank
+                    )
+                    if name not in scored or score > scored[name][0]:
+                        scored[name] = (score, len(scored), chunk["chunk_id"])
+        ranked = sorted(scored.items(), key=lambda item: (-item[1][0], item[1][1]))
+        return [(name, cid) for name, (_, _, cid) in ranked]
+
+    def reformulate(
+        self, question: str, tried: Sequence[str], evidence: Sequence[Chunk], last_chunks: Sequence[Chunk]
+    ) -> Reformulation:
+        tried_norm = {normalise_query(q) for q in tried}
+        pool = sorted(evidence, key=lambda c: -c["score"]) or list(last_chunks)
+        for name, cid in self.candidates(question, pool):
+            if normalise_query(name) not in tried_norm:
+                return Reformulation(name, f"bridge entity '{name}' named in chunk {cid[:8]}", NAME)
+        covered = term_set(" ".join(f"{c['title']} {c['text']}" for c in evidence))
+        words = [w for w in re.findall(r"[\w'-]+", question) if term_set(w) and not term_set(w) <= covered]
+        if words and normalise_query(" ".join(words)) not in tried_norm:
+            return Reformulation(" ".join(words), "question terms no evidence covers", NAME)
+        return Reformulation(question, "no new name or term left to search", NAME)
+
+
+class ExtractiveGenerator:
+    """Answers with evidence sentences, each followed by its citation mark ``[n]``."""
+
+    def __init__(self, max_sentences: int = 3) -> None:
+        self.max_sentences = max_sentences
+
+    def select(self, question: str, evidence: Sequence[Chunk]) -> list[tuple[str, str]]:
+        """Greedy selection of (sentence, chunk id) maximising newly covered question terms,
+        ties broken by evidence order; returned in selection order."""
+        q_terms = term_set(question)
+        # A sentence counts its chunk's title: "He was born in 1990" answers a question about
+        # the person the chunk is titled after.
+        pool = [
+            (sentence, chunk["chunk_id"], rank, (term_set(sentence) | term_set(chunk["title"])) & q_terms)
+            for rank, chunk in enumerate(evidence)
+            for sentence in sentences(chunk["text"])
+        ]
+        chosen: list[tuple[str, str]] = []
+        covered: frozenset[str] = frozenset()
+        while pool and len(chosen) < self.max_sentences:
+            best = max(pool, key=lambda item: (len(item[3] - covered), -item[2]))
+            if chosen and not best[3] - covered:
+                break
+            chosen.append((best[0], best[1]))
+            covered |= best[3]
+            pool.remove(best)
+        return chosen
+
+    def generate(
+        self,
+        question: str,
+        evidence: Sequence[Chunk],
+        mode: GenerationMode,
+        conversation: Sequence[BaseMessage],
+    ) -> Answer:
+        if mode == "direct":
+            words = set(re.findall(r"[a-z']+", question.lower()))
+            if words & _THANKS:
+                text = "You're welcome. Ask me anything about the ingested documents."
+            elif words & _FAREWELL:
+                text = "Goodbye!"
+            elif words & _GREETING:
+                text = "Hello! Ask me a question about the ingested documents."
+            else:
+                text = "Noted. Ask me a question about the ingested documents."
+            return Answer(text, [], NAME)
+        chosen = self.select(question, evidence)
+        marks = citation_marks([cid for _, cid in chosen])
+        body = " ".join(f"{sentence} [{marks[cid]}]" for sentence, cid in chosen)
+        if mode == "caveat":
+            if not chosen:
+                return Answer("The documents do not contain an answer to this question, and nothing related was found.", [], NAME)
+            text = (
+                "The documents do not contain a clear answer to this question. "
+                f"The closest passages found: {body}"
+            )
+            return Answer(text, [(n, cid) for cid, n in marks.items()], NAME)
+        return Answer(body, [(n, cid) for cid, n in marks.items()], NAME)

@@ -1,0 +1,77 @@
+"""Text analysis shared by the model-free deciders.
+
+Terms are bm25s's tokenizer with its extended English stop-word list (NLTK's, which also drops
+question words such as "what" and "how") and the Snowball English stemmer
+(PyStemmer); sentences come from pysbd (Sadvilkar & Neumann 2020, rule-based sentence boundary
+disambiguation).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import bm25s
+import pysbd
+import Stemmer
+from bm25s.stopwords import STOPWORDS_EN_PLUS
+
+_STOPWORDS = list(STOPWORDS_EN_PLUS)
+_stemmer = Stemmer.Stemmer("english")
+_segmenter = pysbd.Segmenter(language="en", clean=False)
+
+# A name: capitalised words (allowing inner "of", "the", "de", …, initials and numbers), or a
+# quoted title. Used to find entities that evidence mentions and a question lacks.
+_NAME = re.compile(
+    r"\"([^\"]{3,60})\"|"
+    r"((?:[A-Z]\.|[A-Z][\w'’-]*)(?:\s+(?:(?:of|the|de|da|du|von|van|del|la|le)\s+)?(?:[A-Z]\.|[A-Z][\w'’-]*|\d+\b))*)"
+)
+
+
+@lru_cache(maxsize=4096)
+def terms(text: str) -> tuple[str, ...]:
+    """Stemmed content terms of ``text`` (stop words removed), in order, with repeats."""
+    tokens = bm25s.tokenize([text], stopwords=_STOPWORDS, stemmer=_stemmer, return_ids=False, show_progress=False)
+    return tuple(tokens[0]) if tokens else ()
+
+
+def term_set(text: str) -> frozenset[str]:
+    """Distinct stemmed content terms of ``text``."""
+    return frozenset(terms(text))
+
+
+def coverage(question_terms: frozenset[str], text: str) -> float:
+    """Fraction (0–1) of ``question_terms`` present in ``text``; 0 when there are none."""
+    if not question_terms:
+        return 0.0
+    return len(question_terms & term_set(text)) / len(question_terms)
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of ``text`` with hard line wraps joined, stripped, blanks dropped."""
+    return [s.strip() for s in _segmenter.segment(" ".join(text.split())) if s.strip()]
+
+
+def names(text: str) -> list[str]:
+    """Capitalised multi-word names and quoted titles in ``text``, in order of appearance.
+
+    Single capitalised words that open a sentence are dropped (they are usually ordinary words).
+    """
+    found: list[str] = []
+    for match in _NAME.finditer(text):
+        name = (match.group(1) or match.group(2) or "").strip(" .,'’-")
+        if not name:
+            continue
+        start = match.start()
+        sentence_start = start == 0 or text[max(0, start - 2):start].strip() in {".", "!", "?", ""}
+        if " " not in name and sentence_start:
+            continue
+        if name not in found:
+            found.append(name)
+    return found
+
+
+def normalise_query(query: str) -> str:
+    """Normal form used to detect a repeated query: lower case, punctuation and extra spaces
+    removed, stop words dropped, terms stemmed and sorted."""
+    return " ".join(sorted(set(terms(query)))) or " ".join(query.lower().split())

@@ -1,0 +1,1 @@
+"""The LangGraph state machine: typed state, run settings, loop control and the builder."""

@@ -1,0 +1,147 @@
+"""All configuration, in one place.
+
+Two objects:
+
+* :class:`Settings` — where things live and which models to use, read from the environment
+  (``AGENTIC_RAG_*``, plus ``DATABASE_URL`` and ``OPENAI_*``) and overridable from the CLI.
+* :class:`RunContext` — per-run knobs of the graph (deciders and loop caps). It is the graph's
+  ``context_schema``: pass it as ``graph.invoke(..., context=RunContext(...))`` or a dict; LangGraph
+  Studio renders its fields as a form.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from agentic_rag.errors import ConfigurationError
+
+DeciderMode = Literal["auto", "llm", "rules"]
+MAX_RETRIES_LIMIT = 6
+"""Highest ``max_retries`` accepted: keeps the worst case (3 × 6 + 4 = 22 steps) under
+LangGraph's default recursion limit of 25, so even a caller that sets no limit is stopped by
+the caps, never by the recursion limit."""
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/agentic-rag``, or ``~/.local/share/agentic-rag`` when XDG is unset."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "agentic-rag"
+
+
+class Settings(BaseSettings):
+    """Process-wide settings: storage, models, input limits.
+
+    Every field reads ``AGENTIC_RAG_<FIELD>`` from the environment; ``database_url`` also reads
+    ``DATABASE_URL`` and ``openai_api_key``/``openai_base_url`` read the standard OpenAI variables.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="AGENTIC_RAG_", extra="ignore")
+
+    data_dir: Path = Field(default_factory=default_data_dir)
+    """Folder of the embedded PostgreSQL cluster (``pg/``) and the SQLite checkpoints."""
+    database_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("DATABASE_URL", "AGENTIC_RAG_DATABASE_URL")
+    )
+    """External PostgreSQL (with pgvector) to use instead of the embedded server."""
+    collection: str = "default"
+    """Name of the chunk collection (one table per collection)."""
+    embedding: str = "wordllama"
+    """``wordllama`` (offline, bundled weights) or ``openai:<model>``."""
+    chat_model: str | None = None
+    """Chat model for the LLM deciders: an OpenAI model name (``gpt-4o-mini``) or an
+    ``init_chat_model`` string (``anthropic:claude-…``, ``ollama:llama3.1``). When unset and
+    ``OPENAI_API_KEY`` is set, ``gpt-4o-mini`` is used; when neither is set, deciders are model-free."""
+    openai_api_key: str | None = Field(default=None, validation_alias="OPENAI_API_KEY")
+    openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
+    chunk_size: int = 1200
+    """Target chunk length for file ingestion, in characters."""
+    chunk_overlap: int = 150
+    """Overlap between consecutive chunks, in characters."""
+
+    @field_validator("collection")
+    @classmethod
+    def _collection_is_identifier(cls, value: str) -> str:
+        if not value.replace("_", "").isalnum() or not value.isascii() or len(value) > 40:
+            raise ValueError("collection names use letters, digits and '_' only (at most 40)")
+        return value.lower()
+
+    @property
+    def checkpoint_path(self) -> Path:
+        """SQLite file holding the checkpoints of every thread."""
+        return self.data_dir / "checkpoints.sqlite"
+
+    @property
+    def resolved_chat_model(self) -> str | None:
+        """The chat model to use, or ``None`` when no model is configured."""
+        if self.chat_model:
+            return self.chat_model
+        return "gpt-4o-mini" if self.openai_api_key else None
+
+
+@dataclass
+class RunContext:
+    """Per-run settings of the graph. Every loop cap is enforced in code, not in a prompt."""
+
+    deciders: DeciderMode = "auto"
+    """``rules`` forces the model-free deciders; ``llm`` requires a chat model; ``auto`` uses the
+    chat model when one is configured."""
+    max_retries: int = 2
+    """Reformulations allowed per question (a retry is one reformulate → retrieve round)."""
+    max_evidence: int = 8
+    """Evidence budget: most chunks kept and handed to the generator."""
+    retrieve_k: int = 5
+    """Chunks returned by each retrieval hop."""
+    overlap_stop: float = 0.7
+    """Stop when at least this fraction of a hop's chunks were already seen (no progress)."""
+    time_limit_s: float = 60.0
+    """Wall-clock budget of one question's work, in seconds (summed over node executions, so a
+    resumed run is not charged for the time it spent stopped)."""
+    min_relevance: float = 0.5
+    """Model-free grader: lowest score (0–1) for a chunk to count as relevant."""
+    max_question_chars: int = 4000
+    """Longest question accepted, in characters."""
+
+    def __post_init__(self) -> None:
+        checks = {
+            "deciders": self.deciders in ("auto", "llm", "rules"),
+            "max_retries": 0 <= self.max_retries <= MAX_RETRIES_LIMIT,
+            "max_evidence": 1 <= self.max_evidence <= 50,
+            "retrieve_k": 1 <= self.retrieve_k <= 50,
+            "overlap_stop": 0.0 < self.overlap_stop <= 1.0,
+            "time_limit_s": 0.0 < self.time_limit_s <= 3600.0,
+            "min_relevance": 0.0 <= self.min_relevance <= 1.0,
+            "max_question_chars": 1 <= self.max_question_chars <= 100_000,
+        }
+        bad = [name for name, ok in checks.items() if not ok]
+        if bad:
+            raise ConfigurationError(f"invalid run setting(s): {', '.join(bad)}; see RunContext")
+
+    @classmethod
+    def from_mapping(cls, values: dict | None) -> "RunContext":
+        """Build from a dict, ignoring ``None`` values and rejecting unknown keys."""
+        values = {k: v for k, v in (values or {}).items() if v is not None}
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ConfigurationError(f"unknown run setting(s): {', '.join(unknown)}")
+        return cls(**values)
+
+    def step_bound(self) -> int:
+        """Most graph steps one question can take: route, ``max_retries + 1`` hops of retrieve
+        and grade, ``max_retries`` reformulations, generate."""
+        return 1 + 2 * (self.max_retries + 1) + self.max_retries + 1
+
+
+def run_context(context: "RunContext | dict | None") -> "RunContext":
+    """The run's settings: ``runtime.context`` when given (a dict is validated), else defaults."""
+    if context is None:
+        return RunContext()
+    if isinstance(context, RunContext):
+        return context
+    return RunContext.from_mapping(dict(context))

@@ -1,0 +1,120 @@
+"""Typed graph state.
+
+Reducers are chosen per field:
+
+* ``messages`` accumulates across turns (``add_messages``): it is the thread's conversation.
+* Every other field is per question and plain last-write-wins. The route node writes all of them
+  at the start of each turn (see :func:`fresh_turn`), so a new question on the same thread starts
+  with a fresh retry budget, empty evidence and an empty trace — never inherited from the last
+  turn. Nodes return whole new lists (``trace + [entry]``) instead of relying on an appending
+  reducer, which could not be reset.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+from store.chunks import Chunk
+
+
+class Citation(TypedDict):
+    mark: int
+    """The ``[mark]`` used in the answer text."""
+    chunk_id: str
+    source: str
+    title: str
+
+
+class HopTrace(TypedDict, total=False):
+    """What one retrieval hop did."""
+
+    hop: int
+    query: str
+    query_by: str
+    """Decider that wrote the query (``question`` for the first hop)."""
+    query_reason: str
+    chunk_ids: list[str]
+    new: int
+    """Chunks not returned by any earlier hop of this question."""
+    overlap: float
+    """Fraction of the hop's chunks already seen (0–1)."""
+    verdicts: dict[str, bool]
+    scores: dict[str, float]
+    admitted: int
+    """Chunks this hop added to the kept evidence."""
+    grader: str
+    sufficient: bool
+    next_query_by: str
+    """Decider that wrote the next hop's query (set when the loop goes on)."""
+    next_query_reason: str
+    elapsed_ms: float
+
+
+class InputState(TypedDict):
+    question: str
+
+
+class OutputState(TypedDict, total=False):
+    question: str
+    answer: str
+    citations: list[Citation]
+    route: str
+    stop_reason: str | None
+    hops: int
+    retries: int
+    trace: list[HopTrace]
+    notes: list[str]
+
+
+class AgentState(TypedDict, total=False):
+    question: str
+    messages: Annotated[list[AnyMessage], add_messages]
+    route: str
+    """``retrieve`` or ``direct``."""
+    route_reason: str
+    query: str
+    """The query of the current hop."""
+    tried_queries: list[str]
+    chunks: list[Chunk]
+    """Chunks returned by the last hop."""
+    evidence: list[Chunk]
+    """Relevant chunks kept so far, unique by chunk id, best first, at most ``max_evidence``."""
+    seen_ids: list[str]
+    retries: int
+    hops: int
+    sufficient: bool
+    stop_reason: str | None
+    answer: str
+    citations: list[Citation]
+    trace: list[HopTrace]
+    notes: list[str]
+    """Decider fallbacks and other events worth a look (``node: what happened``)."""
+    elapsed_ms: float
+    """Time spent working on this question so far, in milliseconds (resumes are not charged
+    for the time a run spent stopped)."""
+
+
+def fresh_turn(question: str) -> dict:
+    """Values of every per-question field at the start of a turn."""
+    return {
+        "question": question,
+        "route": "",
+        "route_reason": "",
+        "query": question,
+        "tried_queries": [],
+        "chunks": [],
+        "evidence": [],
+        "seen_ids": [],
+        "retries": 0,
+        "hops": 0,
+        "sufficient": False,
+        "stop_reason": None,
+        "answer": "",
+        "citations": [],
+        "trace": [],
+        "notes": [],
+        "elapsed_ms": 0.0,
+    }

@@ -1,0 +1,183 @@
+"""Readers that turn one source into chunks (LangChain ``Document`` objects).
+
+* Text files (.md, .txt, .rst, .html/.htm, .pdf) are read with BeautifulSoup (HTML) or pypdf
+  (PDF) and split with langchain-text-splitters' ``RecursiveCharacterTextSplitter`` (the
+  Markdown and reStructuredText variants split on headings first).
+* JSONL in the raw HotpotQA / 2WikiMultihopQA (``context``) or MuSiQue (``paragraphs``) formats:
+  every paragraph of every question is pooled, deduplicated, and kept whole as one chunk with its
+  Wikipedia title as ``title``.
+
+Every reader returns chunks whose ``metadata`` holds ``title`` and ``chunk_index``; a file that
+cannot be read raises :class:`UnreadableSourceError` with the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from langchain_core.documents import Document
+from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
+
+TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".jsonl"}
+
+
+class UnreadableSourceError(Exception):
+    """A file could not be read or parsed; the message says why."""
+
+
+@dataclass
+class Source:
+    """One source ready to store: its key, content hash and chunks."""
+
+    key: str
+    content_hash: str
+    chunks: list[Document]
+
+
+def iter_files(path: Path) -> Iterator[Path]:
+    """Files under ``path`` (or ``path`` itself) with a supported suffix, in sorted order."""
+    if path.is_file():
+        yield path
+        return
+    for child in sorted(path.rglob("*")):
+        if child.is_file() and child.suffix.lower() in TEXT_SUFFIXES and not any(
+            part.startswith(".") for part in child.relative_to(path).parts
+        ):
+            yield child
+
+
+def _splitter(suffix: str, chunk_size: int, chunk_overlap: int) -> RecursiveCharacterTextSplitter:
+    language = {".md": Language.MARKDOWN, ".markdown": Language.MARKDOWN, ".rst": Language.RST}.get(suffix)
+    if language is not None:
+        return RecursiveCharacterTextSplitter.from_language(
+            language, chunk_size=chunk_size, chunk_overlap=chunk_overlap
+        )
+    return RecursiveCharacterTextSplitter(chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+
+
+def split_text(text: str, title: str, suffix: str, chunk_size: int, chunk_overlap: int) -> list[Document]:
+    """Split ``text`` into chunks titled ``title``; returns ``[]`` for blank text."""
+    pieces = _splitter(suffix, chunk_size, chunk_overlap).split_text(text)
+    return [
+        Document(page_content=piece, metadata={"title": title, "chunk_index": i})
+        for i, piece in enumerate(p for p in pieces if p.strip())
+    ]
+
+
+def _read_pdf(path: Path) -> tuple[str, str]:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = PdfReader(path)
+        text = "\n\n".join(page.extract_text() or "" for page in reader.pages)
+        title = (reader.metadata.title if reader.metadata else None) or path.stem
+    except (PdfReadError, ValueError, KeyError, OSError) as exc:
+        raise UnreadableSourceError(f"not a readable PDF ({exc})") from exc
+    if not text.strip():
+        raise UnreadableSourceError("the PDF has no extractable text (scanned image?)")
+    return text, str(title)
+
+
+def _read_html(raw: str, path: Path) -> tuple[str, str]:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(raw, "html.parser")
+    for tag in soup(["script", "style", "nav", "footer"]):
+        tag.decompose()
+    title = soup.title.get_text(strip=True) if soup.title else path.stem
+    return soup.get_text("\n", strip=True), title or path.stem
+
+
+def _markdown_title(text: str, default: str) -> str:
+    for line in text.splitlines()[:20]:
+        if line.startswith("# "):
+            return line[2:].strip()
+    return default
+
+
+def detect_qa_format(first_record: dict) -> str | None:
+    """``hotpotqa`` (also 2WikiMultihopQA), ``musique``, or ``None`` for other JSON."""
+    if "context" in first_record and "supporting_facts" in first_record:
+        return "hotpotqa"
+    if "paragraphs" in first_record and "question_decomposition" in first_record:
+        return "musique"
+    return None
+
+
+def qa_paragraphs(record: dict, fmt: str) -> Iterator[tuple[str, str]]:
+    """(title, text) of every paragraph of one QA record, in the record's order."""
+    if fmt == "hotpotqa":
+        for title, sentences in record["context"]:
+            yield title, "".join(sentences).strip()
+    else:
+        for paragraph in record["paragraphs"]:
+            yield paragraph["title"], paragraph["paragraph_text"].strip()
+
+
+def _read_qa_jsonl(raw: str) -> list[Document]:
+    records = []
+    for number, line in enumerate(raw.splitlines(), 1):
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise UnreadableSourceError(f"line {number} is not JSON ({exc.msg})") from exc
+    if not records:
+        raise UnreadableSourceError("the file holds no records")
+    fmt = detect_qa_format(records[0])
+    if fmt is None:
+        raise UnreadableSourceError(
+            "JSONL is read only in the HotpotQA, 2WikiMultihopQA or MuSiQue formats"
+        )
+    seen: set[tuple[str, str]] = set()
+    chunks = []
+    for record in records:
+        for title, text in qa_paragraphs(record, fmt):
+            if text and (title, text) not in seen:
+                seen.add((title, text))
+                chunks.append(Document(page_content=text, metadata={"title": title, "chunk_index": len(chunks)}))
+    return chunks
+
+
+def load_file(path: Path, chunk_size: int, chunk_overlap: int) -> Source:
+    """Read and chunk one file.
+
+    Args:
+        path: the file; its resolved absolute path becomes the source key.
+        chunk_size: target chunk length in characters (text files).
+        chunk_overlap: overlap between consecutive chunks in characters.
+
+    Raises:
+        UnreadableSourceError: unsupported, undecodable, corrupt or empty file.
+    """
+    suffix = path.suffix.lower()
+    if suffix not in TEXT_SUFFIXES:
+        raise UnreadableSourceError(f"unsupported file type '{suffix}'")
+    try:
+        raw_bytes = path.read_bytes()
+    except OSError as exc:
+        raise UnreadableSourceError(exc.strerror or str(exc)) from exc
+    digest = hashlib.sha256(raw_bytes + f"|{chunk_size}|{chunk_overlap}".encode()).hexdigest()
+    key = str(path.resolve())
+    if suffix == ".pdf":
+        text, title = _read_pdf(path)
+        return Source(key, digest, split_text(text, title, suffix, chunk_size, chunk_overlap))
+    try:
+        raw = raw_bytes.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableSourceError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    if suffix == ".jsonl":
+        return Source(key, digest, _read_qa_jsonl(raw))
+    if suffix in (".html", ".htm"):
+        text, title = _read_html(raw, path)
+    else:
+        text, title = raw, _markdown_title(raw, path.stem)
+    chunks = split_text(text, title, suffix, chunk_size, chunk_overlap)
+    if not chunks:
+        raise UnreadableSourceError("the file is empty")
+    return Source(key, digest, chunks)

@@ -1,0 +1,49 @@
+"""Generate: the answer with citations, a caveat answer, or a direct reply."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage
+from langgraph.runtime import Runtime
+
+from graph.config import RunContext, run_context
+from graph.control import ANSWER_STOPS
+from graph.services import GraphServices
+from graph.state import AgentState, Citation
+from nodes import stopwatch
+
+CAVEAT_SHOWN = 3
+"""Chunks of the last hop shown in a caveat answer when no evidence was kept."""
+
+
+def make_node(services: GraphServices):
+    def generate(state: AgentState, runtime: Runtime[RunContext]) -> dict:
+        """Answer from the kept evidence when the loop stopped with enough of it; otherwise say
+        plainly that the documents do not hold the answer and show what was found."""
+        ctx = run_context(runtime.context)
+        if state.get("route") == "direct":
+            mode, evidence = "direct", []
+        elif state.get("stop_reason") in ANSWER_STOPS:
+            mode, evidence = "answer", state.get("evidence", [])
+        else:
+            mode = "caveat"
+            evidence = state.get("evidence") or state.get("chunks", [])[:CAVEAT_SHOWN]
+        conversation = list(state.get("messages", []))[:-1]
+        with stopwatch() as ms:
+            answer = services.deciders(ctx).generator.generate(state["question"], evidence, mode, conversation)
+        by_id = {c["chunk_id"]: c for c in evidence}
+        citations = [
+            Citation(mark=mark, chunk_id=cid, source=services.describe_source(by_id[cid]), title=by_id[cid]["title"])
+            for mark, cid in answer.cited
+            if cid in by_id
+        ]
+        update = {
+            "answer": answer.text,
+            "citations": citations,
+            "messages": [AIMessage(answer.text)],
+            "elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0],
+        }
+        if answer.note:
+            update["notes"] = [*state.get("notes", []), f"generate: {answer.note}"]
+        return update
+
+    return generate

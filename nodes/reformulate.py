@@ -1,0 +1,43 @@
+"""Reformulate: write the next query; stop when it repeats one already tried."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from graph.config import RunContext, run_context
+from graph.control import is_repeated
+from graph.services import GraphServices
+from graph.state import AgentState
+from nodes import stopwatch
+
+
+def make_node(services: GraphServices):
+    def reformulate(state: AgentState, runtime: Runtime[RunContext]) -> dict:
+        """Ask the reformulator for a new query and count the retry. A query equal (after
+        normalisation) to one tried this turn sets ``stop_reason = 'repeated_query'``."""
+        ctx = run_context(runtime.context)
+        tried = state.get("tried_queries", [])
+        with stopwatch() as ms:
+            result = services.deciders(ctx).reformulator.reformulate(
+                state["question"], tried, state.get("evidence", []), state.get("chunks", [])
+            )
+        trace = [*state.get("trace", [])]
+        trace[-1] = {
+            **trace[-1],
+            "next_query_by": result.decider,
+            "next_query_reason": result.reason,
+            "elapsed_ms": round(trace[-1].get("elapsed_ms", 0.0) + ms[0], 2),
+        }
+        update = {
+            "query": result.query,
+            "retries": state.get("retries", 0) + 1,
+            "trace": trace,
+            "elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0],
+        }
+        if result.note:
+            update["notes"] = [*state.get("notes", []), f"reformulate: {result.note}"]
+        if is_repeated(result.query, tried):
+            update["stop_reason"] = "repeated_query"
+        return update
+
+    return reformulate

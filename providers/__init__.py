@@ -1,0 +1,1 @@
+"""Model factories: embeddings and chat models, offline defaults first."""
