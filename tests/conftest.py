@@ -1,0 +1,103 @@
+"""Shared fixtures: one real embedded PostgreSQL per test session, real SQLite checkpoints,
+and a scripted fake chat model (the only fake: it stands in for the LLM)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import uuid
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+from agentic_rag.app import App
+from graph.config import Settings
+from prompts import generate, grade, reformulate, route
+
+DATA = Path(os.environ.get("AGENTIC_RAG_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+"""The read-only shared datasets, at ../shared/data from the project root."""
+
+
+def read_jsonl(name: str) -> list[dict]:
+    return [json.loads(line) for line in (DATA / name).read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def data_dir(tmp_path_factory) -> Path:
+    """One data folder (embedded server + checkpoints) for the whole session."""
+    return tmp_path_factory.mktemp("agentic-rag")
+
+
+@pytest.fixture
+def make_app(data_dir) -> Callable[..., App]:
+    """Build apps on the session's embedded server, each in its own fresh collection unless
+    one is named; all are closed at the end of the test."""
+    apps: list[App] = []
+
+    def factory(collection: str | None = None, **kwargs: Any) -> App:
+        settings = Settings(data_dir=data_dir, collection=collection or f"t{uuid.uuid4().hex[:10]}")
+        app = App(settings, **kwargs)
+        apps.append(app)
+        return app
+
+    yield factory
+    for app in apps:
+        app.close()
+
+
+@pytest.fixture(scope="session")
+def hotpot_app(data_dir, tmp_path_factory):
+    """The HotpotQA smoke set ingested once into collection ``hotpot_smoke``."""
+    app = App(Settings(data_dir=data_dir, collection="hotpot_smoke"))
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    yield app
+    app.close()
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A fake chat model replying by which decider prompt it receives; counts calls.
+
+    ``replies`` maps ``route`` / ``grade`` / ``sufficient`` / ``reformulate`` / ``generate`` to
+    a string or a function of the prompt text. It has no tool calling, so the deciders'
+    JSON-fallback path is the one exercised.
+    """
+
+    replies: dict[str, Any]
+    calls: dict[str, int] = {}
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _kind(self, system: str) -> str:
+        table = {
+            route.SYSTEM: "route",
+            grade.CHUNK_SYSTEM: "grade",
+            grade.SUFFICIENT_SYSTEM: "sufficient",
+            reformulate.SYSTEM: "reformulate",
+            generate.ANSWER_SYSTEM: "generate",
+            generate.CAVEAT_SYSTEM: "generate",
+            generate.DIRECT_SYSTEM: "generate",
+        }
+        return table[system]
+
+    def _generate(self, messages: list[BaseMessage], stop=None, run_manager=None, **kwargs) -> ChatResult:
+        kind = self._kind(str(messages[0].content))
+        self.calls[kind] = self.calls.get(kind, 0) + 1
+        reply = self.replies.get(kind, "")
+        text = reply(str(messages[-1].content)) if callable(reply) else reply
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(text))])
+
+
+def scripted(**replies: Any) -> ScriptedChatModel:
+    return ScriptedChatModel(replies=replies, calls={})
+
+
+def first_passage_number(prompt: str) -> str:
+    match = re.search(r"\[(\d+)\]", prompt)
+    return match.group(1) if match else "1"

@@ -1,0 +1,96 @@
+"""The ``agentic-rag`` command as a user runs it: real processes, real database, exit codes and
+one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agentic_rag.errors import (
+    EmbeddingMismatchError,
+    IngestError,
+    InvalidQuestionError,
+    StoreUnavailableError,
+)
+from tests.conftest import DATA
+
+
+@pytest.fixture
+def cli(data_dir):
+    def run(*args: str, env: dict | None = None, collection: str = "cli") -> subprocess.CompletedProcess:
+        environment = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": collection,
+                       "AGENTIC_RAG_CHAT_MODEL": "", "OPENAI_API_KEY": "", "DATABASE_URL": "", **(env or {})}
+        environment = {k: v for k, v in environment.items() if v != ""}  # offline, embedded database
+        return subprocess.run([sys.executable, "-m", "agentic_rag.cli", *args], capture_output=True, text=True,
+                              env=environment, timeout=300)
+    return run
+
+
+def one_line_error(proc: subprocess.CompletedProcess) -> str:
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+def test_ingest_then_ask_json(cli):
+    ingest = cli("ingest", str(DATA / "hotpotqa_smoke_10.jsonl"))
+    assert ingest.returncode == 0, ingest.stderr
+    assert "chunks added" in ingest.stdout
+    proc = cli("ask", "Which league does Donnie Smith play in?", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert {"thread_id", "answer", "citations", "stop_reason", "hops", "retries", "route", "trace"} <= out.keys()
+    assert out["citations"] and {"chunk_id", "source", "title"} <= out["citations"][0].keys()
+    human = cli("ask", "Which league does Donnie Smith play in?", "--thread", out["thread_id"])
+    assert human.returncode == 0 and "Sources:" in human.stdout and "hop 1:" in human.stdout
+
+
+@pytest.mark.parametrize("question", ["", "   ", "q" * 100_000])
+def test_bad_question(cli, question):
+    proc = cli("ask", question)
+    assert proc.returncode == InvalidQuestionError.exit_code
+    assert "question" in one_line_error(proc)
+
+
+def test_missing_path(cli, tmp_path):
+    proc = cli("ingest", str(tmp_path / "nowhere"))
+    assert proc.returncode == IngestError.exit_code
+    assert "no such file" in one_line_error(proc)
+
+
+def test_corrupt_pdf_in_a_folder_is_skipped_and_the_rest_ingested(cli, tmp_path):
+    (tmp_path / "good.md").write_text("# Okapi\n\nThe okapi is a giraffid native to the Congo.\n")
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\nthis is not really a pdf\n%%EOF")
+    proc = cli("ingest", str(tmp_path), collection="cli_pdf")
+    assert proc.returncode != 0
+    assert "1 chunks added" in proc.stdout
+    assert "broken.pdf" in proc.stderr and "error: 1 file(s) could not be read" in proc.stderr
+    ask = cli("ask", "Where is the okapi native to?", "--json", collection="cli_pdf")
+    assert json.loads(ask.stdout)["citations"][0]["title"] == "Okapi"
+
+
+def test_unreachable_database_url(cli):
+    proc = cli("ask", "anything?", env={"DATABASE_URL": "postgresql://u:secret@127.0.0.1:1/db"})
+    assert proc.returncode == StoreUnavailableError.exit_code
+    line = one_line_error(proc)
+    assert "cannot connect to PostgreSQL" in line and "secret" not in line
+
+
+def test_collection_built_with_another_embedding_model(cli, data_dir):
+    import psycopg
+
+    from store.embedded import embedded_postgres_url
+
+    cli("ingest", str(DATA / "hotpotqa_smoke_10.jsonl"), collection="cli_other")
+    with psycopg.connect(embedded_postgres_url(Path(data_dir)), autocommit=True) as conn:
+        conn.execute("UPDATE rag_collections SET embedding_model = 'openai:text-embedding-3-small', "
+                     "dimension = 1536 WHERE name = 'cli_other'")
+    proc = cli("ask", "Which league?", collection="cli_other")
+    assert proc.returncode == EmbeddingMismatchError.exit_code
+    assert "was built with openai:text-embedding-3-small" in one_line_error(proc)

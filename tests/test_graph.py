@@ -1,0 +1,150 @@
+"""The graph end to end on the real embedded PostgreSQL and the real SQLite saver."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentic_rag.errors import InvalidQuestionError, ThreadError
+from graph.config import RunContext
+from tests.conftest import DATA, first_passage_number, read_jsonl, scripted
+
+RULES = RunContext(deciders="rules")
+
+
+def supporting_titles(record: dict) -> set[str]:
+    if "supporting_facts" in record:
+        return {title for title, _ in record["supporting_facts"]}
+    return {p["title"] for p in record["paragraphs"] if p["is_supporting"]}
+
+
+@pytest.mark.parametrize("dataset", ["hotpotqa_smoke_10.jsonl", "2wikimultihopqa_smoke_10.jsonl", "musique_smoke_10.jsonl"])
+def test_smoke_sets_end_to_end_with_model_free_deciders(make_app, dataset):
+    app = make_app()
+    app.ingest([DATA / dataset])
+    recalls = []
+    for record in read_jsonl(dataset):
+        result = app.ask(record["question"], context=RULES)
+        assert result["route"] == "retrieve"
+        assert result["answer"].strip()
+        assert 1 <= result["hops"] <= RULES.max_retries + 1
+        assert result["stop_reason"] in {"sufficient_evidence", "evidence_budget", "max_retries", "no_progress", "repeated_query"}
+        cited = {c["chunk_id"] for c in result["citations"]}
+        assert cited, "every retrieved answer cites its evidence"
+        assert cited <= {cid for hop in result["trace"] for cid in hop["chunk_ids"]}
+        found = {t for hop in result["trace"] for t in app.services.store.get(hop["chunk_ids"]).values()}
+        found_titles = {title for _, _, title in found}
+        gold = supporting_titles(record)
+        recalls.append(len(gold & found_titles) / len(gold))
+    recall = sum(recalls) / len(recalls)
+    print(f"\n{dataset}: supporting-paragraph recall over all hops = {recall:.3f}")
+    assert recall >= 0.45
+
+
+def test_unanswerable_question_ends_in_caveat_within_caps(hotpot_app):
+    context = RunContext(deciders="rules", max_retries=2)
+    result = hotpot_app.ask("What is the boiling point of liquid tungsten in kelvin?", context=context)
+    assert result["stop_reason"] in {"max_retries", "no_progress", "repeated_query"}
+    assert result["answer"].startswith("The documents do not contain")
+    assert result["hops"] <= context.max_retries + 1
+    assert result["retries"] <= context.max_retries
+
+
+def test_greeting_is_answered_without_retrieval(hotpot_app):
+    result = hotpot_app.ask("hello, thanks!", context=RULES)
+    assert (result["route"], result["stop_reason"], result["hops"], result["trace"]) == ("direct", "no_retrieval", 0, [])
+
+
+def test_second_question_on_a_thread_gets_a_fresh_budget(hotpot_app):
+    context = RunContext(deciders="rules", max_retries=1)
+    first = hotpot_app.ask("What is the boiling point of liquid tungsten in kelvin?", context=context)
+    assert first["retries"] == 1
+    second = hotpot_app.ask("Who was the drummer of the band Rush and where was he born?", thread_id=first["thread_id"], context=context)
+    assert second["trace"][0]["hop"] == 1 and second["trace"][0]["query"].startswith("Who was the drummer")
+    assert second["retries"] <= 1 and len(second["trace"]) == second["hops"]
+    state = hotpot_app.graph.get_state({"configurable": {"thread_id": first["thread_id"]}}).values
+    assert [m.type for m in state["messages"]] == ["human", "ai", "human", "ai"]
+
+
+def test_caps_max_retries_zero_and_time_limit(hotpot_app):
+    question = "Donnie Smith who plays as a left back for New England Revolution belongs to what league featuring 22 teams?"
+    one_hop = hotpot_app.ask(question, context=RunContext(deciders="rules", max_retries=0))
+    assert one_hop["hops"] == 1 and one_hop["retries"] == 0
+    timed = hotpot_app.ask(question, context=RunContext(deciders="rules", time_limit_s=0.001))
+    assert timed["hops"] == 1 and timed["stop_reason"] in {"time_limit", "sufficient_evidence"}
+
+
+def test_run_killed_after_first_hop_resumes_to_the_same_answer(hotpot_app):
+    question = "What is the boiling point of liquid tungsten in kelvin?"
+    uninterrupted = hotpot_app.ask(question, context=RULES)
+    assert uninterrupted["hops"] >= 2
+    services = hotpot_app.services
+    real_search = services.search
+    calls = []
+
+    def crash_on_second_hop(query, k):
+        calls.append(query)
+        if len(calls) == 2:
+            raise KeyboardInterrupt("killed")
+        return real_search(query, k)
+
+    services.search = crash_on_second_hop
+    with pytest.raises(KeyboardInterrupt):
+        hotpot_app.ask(question, thread_id="killed-run", context=RULES)
+    services.search = real_search
+    snapshot = hotpot_app.graph.get_state({"configurable": {"thread_id": "killed-run"}})
+    assert snapshot.next == ("retrieve",) and snapshot.values["hops"] == 1
+    resumed = hotpot_app.resume("killed-run")
+    for key in ("answer", "citations", "stop_reason", "hops", "retries"):
+        assert resumed[key] == uninterrupted[key], key
+    with pytest.raises(ThreadError, match="nothing to resume"):
+        hotpot_app.resume("killed-run")
+    with pytest.raises(ThreadError, match="no thread"):
+        hotpot_app.resume("never-existed")
+
+
+@pytest.mark.parametrize("question", ["", "   \n\t", "x" * 100_000])
+def test_bad_questions_are_rejected_before_anything_is_written(hotpot_app, question):
+    with pytest.raises(InvalidQuestionError):
+        hotpot_app.ask(question, thread_id="bad-question")
+    assert hotpot_app.graph.get_state({"configurable": {"thread_id": "bad-question"}}).values == {}
+
+
+def test_llm_that_never_finds_relevance_and_repeats_its_query_terminates(make_app):
+    model = scripted(route='{"route": "retrieve", "reason": "needs facts"}', grade='{"relevant": false}',
+                     sufficient='{"sufficient": false}', reformulate="the same query", generate="I do not know.")
+    app = make_app(collection="hotpot_smoke", chat_model=model)
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    result = app.ask("Which league does Donnie Smith play in?", context=RunContext(deciders="llm", max_retries=3))
+    assert result["stop_reason"] == "repeated_query"
+    assert result["hops"] == 2 and result["retries"] == 2
+    assert [h["query"] for h in result["trace"]] == ["Which league does Donnie Smith play in?", "the same query"]
+    assert all(not v for h in result["trace"] for v in h["verdicts"].values())
+    assert model.calls["grade"] == 10  # 5 chunks × 2 hops, each chunk graded once
+    assert model.calls["generate"] == 1
+
+
+def test_llm_garbage_becomes_the_conservative_choice_and_is_recorded(make_app):
+    model = scripted(route="¯\\_(ツ)_/¯", grade="maybe?", sufficient="", reformulate="", generate="")
+    app = make_app(collection="hotpot_smoke", chat_model=model)
+    result = app.ask("Which league does Donnie Smith play in?", context=RunContext(deciders="llm"))
+    assert result["route"] == "retrieve"
+    assert result["stop_reason"] == "repeated_query"  # empty rewrite keeps the query
+    assert any(n.startswith("route:") for n in result["notes"])
+    assert any("graded not relevant" in n for n in result["notes"])
+    assert any(n.startswith("generate:") and "extractive" in n for n in result["notes"])
+    assert result["answer"].startswith("The documents do not contain")
+
+
+def test_llm_deciders_answer_with_citations(make_app):
+    model = scripted(
+        route='```json\n{"route": "retrieve", "reason": "factual"}\n```',
+        grade=lambda p: '{"relevant": %s}' % ("true" if "Donnie" in p else "false"),
+        sufficient='{"sufficient": true}',
+        generate=lambda p: f"Major League Soccer [{first_passage_number(p.split('Evidence:')[1])}].",
+    )
+    app = make_app(collection="hotpot_smoke", chat_model=model)
+    result = app.ask("Which league does Donnie Smith play in?")
+    assert result["stop_reason"] == "sufficient_evidence" and result["hops"] == 1
+    assert result["answer"].startswith("Major League Soccer")
+    assert [c["title"] for c in result["citations"]] == ["Donnie Smith"]
+    assert result["trace"][0]["grader"] == "llm:ScriptedChatModel"

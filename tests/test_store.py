@@ -1,0 +1,91 @@
+"""The chunk store on the real embedded PostgreSQL: ingestion, re-ingestion, deletion, the BM25
+index's consistency, and the errors a user can hit."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agentic_rag.errors import EmbeddingMismatchError, IngestError, StoreUnavailableError
+from providers.embeddings import EmbeddingModel, load_embedding_model
+from store.chunks import ChunkStore
+from tests.conftest import DATA
+
+
+def test_reingesting_a_folder_adds_no_chunks(make_app, tmp_path):
+    (tmp_path / "a.md").write_text("# Alpha\n\nAlpha particles are helium nuclei.\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.txt").write_text("Beta decay emits an electron or a positron.")
+    app = make_app()
+    first = app.ingest([tmp_path])
+    assert (first.files, first.added, first.unchanged) == (2, 2, 0)
+    count = app.services.store.count()
+    second = app.ingest([tmp_path])
+    assert (second.added, second.removed, second.unchanged) == (0, 0, 2)
+    assert app.services.store.count() == count == 2
+
+
+def test_changed_file_replaces_its_chunks_and_lexical_index_follows(make_app, tmp_path):
+    doc = tmp_path / "notes.txt"
+    doc.write_text("The quokka lives on Rottnest Island.")
+    app = make_app()
+    app.ingest([doc])
+    store = app.services.store
+    assert [c["title"] for c in store.search("quokka", 1)] == ["notes"]
+    doc.write_text("The numbat eats termites in Western Australia.")
+    report = app.ingest([doc])
+    assert (report.added, report.removed) == (1, 1)
+    assert store.count() == store.lexical_index_size() == 1
+    assert store.lexical_search("quokka", 5) == []
+    assert len(store.lexical_search("numbat termites", 5)) == 1
+    assert store.delete_source(str(doc.resolve())) == 1
+    assert store.count() == store.lexical_index_size() == 0
+
+
+def test_dataset_paragraphs_are_pooled_with_titles(make_app):
+    app = make_app()
+    report = app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    titles = {t for line in (DATA / "hotpotqa_smoke_10.jsonl").read_text().splitlines()
+              for t, _ in json.loads(line)["context"]}
+    assert report.added >= len(titles) - 5  # a few titles repeat with the same text
+    hits = app.services.store.search("Donnie Smith left back New England Revolution", 5)
+    assert "Donnie Smith" in [h["title"] for h in hits]
+    assert all(h["dense_rank"] or h["lexical_rank"] for h in hits)
+
+
+def test_bm25_ranks_rare_terms_first(make_app, tmp_path):
+    for i, text in enumerate([
+        "The cat sat on the mat. The cat purred.",
+        "A dog barked at the cat.",
+        "Zebras graze on the savanna.",
+    ]):
+        (tmp_path / f"{i}.txt").write_text(text)
+    app = make_app()
+    app.ingest([tmp_path])
+    ranked = app.services.store.lexical_search("cat zebra", 3)
+    titles = [app.services.store.get([cid])[cid][2] for cid, _ in ranked]
+    assert titles[0] == "2"  # 'zebra' is the rarer term
+    assert set(titles) == {"0", "1", "2"}
+
+
+def test_missing_path_is_an_error_and_writes_nothing(make_app, tmp_path):
+    (tmp_path / "ok.txt").write_text("present")
+    app = make_app()
+    with pytest.raises(IngestError, match="no such file"):
+        app.ingest([tmp_path / "ok.txt", tmp_path / "missing"])
+    assert app.services.store.count() == 0
+
+
+def test_collection_built_with_another_embedding_model(make_app):
+    app = make_app()
+    app.services.store  # creates the collection with wordllama
+    wordllama = load_embedding_model("wordllama")
+    other = EmbeddingModel("test:other-model-128", 128, wordllama.embeddings)
+    with pytest.raises(EmbeddingMismatchError, match="was built with wordllama"):
+        ChunkStore.open(app.services.database_url, app.settings.collection, other)
+
+
+def test_unreachable_database_url():
+    with pytest.raises(StoreUnavailableError, match="cannot connect to PostgreSQL"):
+        ChunkStore.open("postgresql://nobody@127.0.0.1:1/none", "x", load_embedding_model("wordllama"))
