@@ -67,9 +67,11 @@ class Router(Protocol):
 
 
 class Grader(Protocol):
-    """Judges each chunk of a hop, and whether the evidence kept so far suffices."""
+    """Judges each chunk of a hop, and whether the evidence kept so far suffices. ``query`` is
+    what the hop searched for (the question itself on the first hop, a bridge entity or rewrite
+    later)."""
 
-    def grade(self, question: str, chunks: Sequence[Chunk], evidence: Sequence[Chunk]) -> Grading: ...
+    def grade(self, question: str, query: str, chunks: Sequence[Chunk], evidence: Sequence[Chunk]) -> Grading: ...
 
 
 class Reformulator(Protocol):

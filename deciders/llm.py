@@ -128,16 +128,16 @@ class LLMGrader:
         self.name = model_name(model)
         self.max_concurrency = max_concurrency
 
-    def _grade_one(self, args: tuple[str, Chunk]) -> tuple[ChunkOut | None, str | None]:
-        question, chunk = args
+    def _grade_one(self, args: tuple[str, str, Chunk]) -> tuple[ChunkOut | None, str | None]:
+        question, query, chunk = args
         user = grade_prompts.CHUNK_USER.format(
-            question=question, title=chunk["title"], text=chunk["text"][:MAX_PASSAGE_CHARS]
+            question=question, query=query, title=chunk["title"], text=chunk["text"][:MAX_PASSAGE_CHARS]
         )
         return ask_structured(self.model, ChunkOut, grade_prompts.CHUNK_SYSTEM, user)
 
-    def grade(self, question: str, chunks: Sequence[Chunk], evidence: Sequence[Chunk]) -> Grading:
+    def grade(self, question: str, query: str, chunks: Sequence[Chunk], evidence: Sequence[Chunk]) -> Grading:
         results = RunnableLambda(self._grade_one).batch(
-            [(question, c) for c in chunks], config={"max_concurrency": self.max_concurrency}
+            [(question, query, c) for c in chunks], config={"max_concurrency": self.max_concurrency}
         )
         notes = []
         verdicts = []

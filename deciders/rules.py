@@ -27,7 +27,7 @@ from deciders.base import (
     RouteDecision,
 )
 from deciders.text import coverage, names, normalise_query, sentences, term_set
-from store.chunks import RRF_K, Chunk
+from store.chunks import DENSE_WEIGHT, RRF_K, Chunk
 
 NAME = "rules"
 
@@ -42,6 +42,10 @@ _THANKS = {"thanks", "thank", "thx", "ty", "appreciated", "cheers", "helps", "he
 _GREETING = {"hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "morning", "afternoon", "evening"}
 _FAREWELL = {"bye", "goodbye", "later"}
 _MAX_SMALL_TALK_WORDS = 8
+_MONTHS = {
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+}
 
 
 def citation_marks(cited: Sequence[str]) -> dict[str, int]:
@@ -65,30 +69,45 @@ class RuleRouter:
         return RouteDecision("retrieve", "asks for information", NAME)
 
 
+CHAIN_WEIGHT = 0.8
+"""How much a later hop's title match counts against question coverage: enough to rank the
+bridge entity's page above the weaker first-hop chunks, not above the strongest ones."""
+
+
 class LexicalGrader:
-    """Scores each chunk ``0.7 × coverage + 0.3 × retrieval``, where coverage is the fraction of
-    the question's stemmed content terms found in the chunk (title included) and retrieval is its
-    fused rank score scaled so that first place in both rankings is 1.
+    """Scores each chunk ``0.7 × match + 0.3 × retrieval``, where retrieval is its fused rank
+    score scaled so that first place in both rankings is 1, and match is the larger of
+
+    * coverage: the fraction of the question's stemmed content terms found in the chunk (title
+      included), and
+    * chain: on a later hop, ``CHAIN_WEIGHT`` × the fraction of the hop query's terms found in
+      the chunk's title —
+      the page about the bridge entity that earlier evidence named is relevant to the question
+      through that evidence, though it shares few of the question's words.
 
     A chunk is relevant when its score reaches ``min_relevance``. The evidence suffices when the
     relevant evidence together covers at least ``sufficient_coverage`` of the question's terms.
     """
 
-    def __init__(self, min_relevance: float = 0.5, sufficient_coverage: float = 0.75) -> None:
+    def __init__(self, min_relevance: float = 0.4, sufficient_coverage: float = 0.75) -> None:
         self.min_relevance = min_relevance
         self.sufficient_coverage = sufficient_coverage
 
-    def score(self, question_terms: frozenset[str], chunk: Chunk) -> float:
-        """Relevance of one chunk, 0–1."""
-        best_fused = 2.0 / (RRF_K + 1)
+    def score(self, question_terms: frozenset[str], query_terms: frozenset[str], chunk: Chunk) -> float:
+        """Relevance of one chunk, 0–1 (``query_terms`` empty on the first hop)."""
+        best_fused = (1.0 + DENSE_WEIGHT) / (RRF_K + 1)
         retrieval = min(1.0, chunk["score"] / best_fused)
-        return round(0.7 * coverage(question_terms, f"{chunk['title']} {chunk['text']}") + 0.3 * retrieval, 4)
+        match = coverage(question_terms, f"{chunk['title']} {chunk['text']}")
+        if query_terms:
+            match = max(match, CHAIN_WEIGHT * coverage(query_terms, chunk["title"]))
+        return round(0.7 * match + 0.3 * retrieval, 4)
 
-    def grade(self, question: str, chunks: Sequence[Chunk], evidence: Sequence[Chunk]) -> Grading:
+    def grade(self, question: str, query: str, chunks: Sequence[Chunk], evidence: Sequence[Chunk]) -> Grading:
         q_terms = term_set(question)
+        query_terms = frozenset() if normalise_query(query) == normalise_query(question) else term_set(query)
         verdicts = []
         for chunk in chunks:
-            score = self.score(q_terms, chunk)
+            score = self.score(q_terms, query_terms, chunk)
             verdicts.append(ChunkVerdict(chunk["chunk_id"], score >= self.min_relevance, score))
         relevant_text = " ".join(
             f"{c['title']} {c['text']}"
@@ -108,7 +127,7 @@ class FeedbackReformulator:
     def __init__(self, feedback_chunks: int = 2) -> None:
         self.feedback_chunks = feedback_chunks
 
-    def candidates(self, question: str, pool: Sequence[Chunk]) -> list[tuple[str, str]]:
+    def candidates(self, question: str, pool: Sequence[Chunk], known_titles: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
         """(name, chunk id) pairs, best first.
 
         A name scores the question-term coverage of the sentence it appears in, plus a bonus
@@ -126,7 +145,12 @@ class FeedbackReformulator:
                 match = coverage(q_terms, unit)
                 for name in names(unit):
                     name_terms = term_set(name)
-                    if not name_terms - q_terms or name.lower() in q_lower:
+                    if (
+                        not name_terms - q_terms
+                        or name.lower() in q_lower
+                        or name.lower() in known_titles
+                        or name.split()[0].lower() in _MONTHS
+                    ):
                         continue
                     score = (
                         match
@@ -144,8 +168,10 @@ class FeedbackReformulator:
         self, question: str, tried: Sequence[str], evidence: Sequence[Chunk], last_chunks: Sequence[Chunk]
     ) -> Reformulation:
         tried_norm = {normalise_query(q) for q in tried}
-        pool = sorted(evidence, key=lambda c: -c["score"]) or list(last_chunks)
-        for name, cid in self.candidates(question, pool):
+        pool = sorted(evidence, key=lambda c: -c.get("relevance", c["score"])) or list(last_chunks)
+        # A name that is already the title of a chunk in hand needs no search of its own.
+        known = frozenset(c["title"].lower() for c in [*evidence, *last_chunks])
+        for name, cid in self.candidates(question, pool, known):
             if normalise_query(name) not in tried_norm:
                 return Reformulation(name, f"bridge entity '{name}' named in chunk {cid[:8]}", NAME)
         covered = term_set(" ".join(f"{c['title']} {c['text']}" for c in evidence))

@@ -102,7 +102,7 @@ class RunContext:
     time_limit_s: float = 60.0
     """Wall-clock budget of one question's work, in seconds (summed over node executions, so a
     resumed run is not charged for the time it spent stopped)."""
-    min_relevance: float = 0.5
+    min_relevance: float = 0.4
     """Model-free grader: lowest score (0–1) for a chunk to count as relevant."""
     max_question_chars: int = 4000
     """Longest question accepted, in characters."""

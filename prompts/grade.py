@@ -3,6 +3,7 @@ CHUNK_SYSTEM = """You judge whether a retrieved passage helps answer a question,
 Reply with JSON only: {"relevant": true | false, "reason": "<a few words>"}"""
 
 CHUNK_USER = """Question: {question}
+(The passage was retrieved for the search: {query})
 
 Passage (title: {title}):
 {text}"""
