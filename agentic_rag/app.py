@@ -79,8 +79,7 @@ class Services:
         mode = context.deciders
         if mode == "llm" and self.chat_model is None:
             raise ConfigurationError(
-                "deciders=llm needs a chat model: set OPENAI_API_KEY or AGENTIC_RAG_CHAT_MODEL, "
-                "or use deciders=rules"
+                "deciders=llm needs a chat model: set OPENAI_API_KEY or AGENTIC_RAG_CHAT_MODEL, or use deciders=rules"
             )
         use_llm = mode == "llm" or (mode == "auto" and self.chat_model is not None)
         key = ("llm",) if use_llm else ("rules", context.min_relevance)
@@ -124,9 +123,7 @@ class App:
 
     def ingest(self, paths: list[Path], progress: bool = False) -> IngestReport:
         """Ingest files and folders into the configured collection (see ``ingest_paths``)."""
-        return ingest_paths(
-            self.services.store, paths, self.settings.chunk_size, self.settings.chunk_overlap, progress
-        )
+        return ingest_paths(self.services.store, paths, self.settings.chunk_size, self.settings.chunk_overlap, progress)
 
     def ingest_sources(self, sources: list[Source]) -> IngestReport:
         """Ingest already-chunked sources (built-in corpora)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import uuid
 import warnings
 from pathlib import Path
 from typing import Annotated, Optional
@@ -25,8 +26,13 @@ DEMO_QUESTIONS = (
     "Who won the 2018 FIFA World Cup?",
 )
 
-DataDir = Annotated[Optional[Path], typer.Option("--data-dir", help="Data folder (default $XDG_DATA_HOME/agentic-rag; env AGENTIC_RAG_DATA_DIR).")]
-Collection = Annotated[Optional[str], typer.Option("--collection", help="Chunk collection (env AGENTIC_RAG_COLLECTION).")]
+DataDir = Annotated[
+    Optional[Path],
+    typer.Option("--data-dir", help="Data folder (default $XDG_DATA_HOME/agentic-rag; env AGENTIC_RAG_DATA_DIR)."),
+]
+Collection = Annotated[
+    Optional[str], typer.Option("--collection", help="Chunk collection (env AGENTIC_RAG_COLLECTION).")
+]
 Embedding = Annotated[Optional[str], typer.Option("--embedding", help="'wordllama' or 'openai:<model>'.")]
 Deciders = Annotated[Optional[str], typer.Option("--deciders", help="auto | llm | rules.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
@@ -45,7 +51,18 @@ def _open_app(settings: Settings):
 
 def _print_result(result: dict, as_json: bool) -> None:
     if as_json:
-        keys = ("thread_id", "question", "answer", "citations", "stop_reason", "hops", "retries", "route", "trace", "notes")
+        keys = (
+            "thread_id",
+            "question",
+            "answer",
+            "citations",
+            "stop_reason",
+            "hops",
+            "retries",
+            "route",
+            "trace",
+            "notes",
+        )
         typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False))
         return
     typer.echo(result.get("answer", ""))
@@ -59,11 +76,15 @@ def _print_result(result: dict, as_json: bool) -> None:
         relevant = sum(1 for v in hop.get("verdicts", {}).values() if v)
         typer.echo(
             f"  hop {hop['hop']}: {hop['query'][:70]!r} → {len(hop['chunk_ids'])} chunks, {hop['new']} new, "
-            f"{relevant} relevant, {hop.get('admitted', 0)} kept [{hop.get('grader', '?')}, {hop.get('elapsed_ms', 0):.0f} ms]"
+            f"{relevant} relevant, {hop.get('admitted', 0)} kept "
+            f"[{hop.get('grader', '?')}, {hop.get('elapsed_ms', 0):.0f} ms]"
         )
     for note in result.get("notes", []):
         typer.echo(f"  note: {note}")
-    typer.echo(f"  stop: {result.get('stop_reason')} · hops {result.get('hops')} · retries {result.get('retries')} · thread {result['thread_id']}")
+    typer.echo(
+        f"  stop: {result.get('stop_reason')} · hops {result.get('hops')} · retries {result.get('retries')} "
+        f"· thread {result['thread_id']}"
+    )
 
 
 @app.command()
@@ -87,7 +108,9 @@ def ingest(
     for path, reason in report.skipped:
         typer.echo(f"skipped {path}: {reason}", err=True)
     if report.skipped:
-        raise AgenticRagError(f"{len(report.skipped)} file(s) could not be read (listed above); fix or remove them and ingest again")
+        raise AgenticRagError(
+            f"{len(report.skipped)} file(s) could not be read (listed above); fix or remove them and ingest again"
+        )
 
 
 @app.command()
@@ -106,12 +129,21 @@ def ask(
 ) -> None:
     """Answer a question from the ingested documents, with citations."""
     context = RunContext.from_mapping(
-        {"deciders": deciders, "max_retries": max_retries, "max_evidence": max_evidence,
-         "retrieve_k": retrieve_k, "time_limit_s": time_limit}
+        {
+            "deciders": deciders,
+            "max_retries": max_retries,
+            "max_evidence": max_evidence,
+            "retrieve_k": retrieve_k,
+            "time_limit_s": time_limit,
+        }
     )
     application = _open_app(_settings(data_dir, collection, embedding))
+    thread = thread or uuid.uuid4().hex
     try:
         result = application.ask(question, thread_id=thread, context=context)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted; finish this question with: agentic-rag resume {thread}", err=True)
+        raise typer.Exit(130) from None
     finally:
         application.close()
     _print_result(result, as_json)
@@ -161,12 +193,14 @@ def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     warnings.filterwarnings("ignore", module="platformdirs")
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)  # returns the code of a typer.Exit
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except AgenticRagError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):
-        typer.echo("interrupted; resume a question with: agentic-rag resume THREAD", err=True)
+        typer.echo("interrupted", err=True)
         sys.exit(130)
     except Exception as exc:
         import click

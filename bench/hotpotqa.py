@@ -74,8 +74,10 @@ def main() -> None:
         print(f"both-gold recall@{args.k}:")
         for name in ("bm25", "dense", "hybrid", "agentic", "agentic_any_hop"):
             print(f"  {name:16s} {hits[name] / n:.3f}")
-        print(f"agentic latency per question (model-free): p50 {percentile(latencies, 50):.0f} ms, "
-              f"p95 {percentile(latencies, 95):.0f} ms")
+        print(
+            f"agentic latency per question (model-free): p50 {percentile(latencies, 50):.0f} ms, "
+            f"p95 {percentile(latencies, 95):.0f} ms"
+        )
         print(f"hops: {dict(sorted(hops.items()))}; stop reasons: {dict(stops.most_common())}")
         app.close()
 

@@ -63,7 +63,9 @@ def model_name(model: BaseChatModel) -> str:
     return f"llm:{name}"
 
 
-def ask_structured(model: BaseChatModel, schema: type[Schema], system: str, user: str) -> tuple[Schema | None, str | None]:
+def ask_structured(
+    model: BaseChatModel, schema: type[Schema], system: str, user: str
+) -> tuple[Schema | None, str | None]:
     """Ask for a reply shaped as ``schema``.
 
     Returns:
@@ -101,9 +103,10 @@ def format_conversation(conversation: Sequence[BaseMessage], turns: int = 6) -> 
 
 
 def format_evidence(evidence: Sequence[Chunk]) -> str:
-    return "\n\n".join(
-        f"[{i}] ({c['title']}) {c['text'][:MAX_PASSAGE_CHARS]}" for i, c in enumerate(evidence, 1)
-    ) or "(no evidence)"
+    return (
+        "\n\n".join(f"[{i}] ({c['title']}) {c['text'][:MAX_PASSAGE_CHARS]}" for i, c in enumerate(evidence, 1))
+        or "(no evidence)"
+    )
 
 
 class LLMRouter:
@@ -141,12 +144,12 @@ class LLMGrader:
         )
         notes = []
         verdicts = []
-        for chunk, (out, note) in zip(chunks, results):
+        for chunk, (out, note) in zip(chunks, results, strict=True):
             relevant = bool(out and out.relevant)
             verdicts.append(ChunkVerdict(chunk["chunk_id"], relevant, 1.0 if relevant else 0.0))
             if note:
                 notes.append(f"{chunk['chunk_id'][:8]}: {note}; graded not relevant")
-        kept = [*evidence, *(c for c, v in zip(chunks, verdicts) if v.relevant)]
+        kept = [*evidence, *(c for c, v in zip(chunks, verdicts, strict=True) if v.relevant)]
         sufficient = False
         if kept:
             user = grade_prompts.SUFFICIENT_USER.format(question=question, evidence=format_evidence(kept))

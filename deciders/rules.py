@@ -32,19 +32,78 @@ from store.chunks import DENSE_WEIGHT, RRF_K, Chunk
 NAME = "rules"
 
 _SMALL_TALK = {
-    "hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "good", "morning", "afternoon",
-    "evening", "day", "thanks", "thank", "thx", "ty", "you", "so", "very", "much", "a", "lot",
-    "ok", "okay", "k", "cool", "great", "nice", "perfect", "awesome", "got", "it", "understood",
-    "alright", "fine", "sure", "yes", "no", "yep", "nope", "bye", "goodbye", "cheers", "see",
-    "later", "again", "there", "appreciated", "wow", "that", "helps", "helped", "makes", "sense",
+    "hi",
+    "hello",
+    "hey",
+    "hiya",
+    "howdy",
+    "yo",
+    "greetings",
+    "good",
+    "morning",
+    "afternoon",
+    "evening",
+    "day",
+    "thanks",
+    "thank",
+    "thx",
+    "ty",
+    "you",
+    "so",
+    "very",
+    "much",
+    "a",
+    "lot",
+    "ok",
+    "okay",
+    "k",
+    "cool",
+    "great",
+    "nice",
+    "perfect",
+    "awesome",
+    "got",
+    "it",
+    "understood",
+    "alright",
+    "fine",
+    "sure",
+    "yes",
+    "no",
+    "yep",
+    "nope",
+    "bye",
+    "goodbye",
+    "cheers",
+    "see",
+    "later",
+    "again",
+    "there",
+    "appreciated",
+    "wow",
+    "that",
+    "helps",
+    "helped",
+    "makes",
+    "sense",
 }
 _THANKS = {"thanks", "thank", "thx", "ty", "appreciated", "cheers", "helps", "helped"}
 _GREETING = {"hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "morning", "afternoon", "evening"}
 _FAREWELL = {"bye", "goodbye", "later"}
 _MAX_SMALL_TALK_WORDS = 8
 _MONTHS = {
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
 }
 
 
@@ -62,8 +121,11 @@ class RuleRouter:
 
     def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision:
         words = re.findall(r"[a-z']+", question.lower())
-        if words and len(words) <= _MAX_SMALL_TALK_WORDS and "?" not in question and all(
-            w in _SMALL_TALK for w in words
+        if (
+            words
+            and len(words) <= _MAX_SMALL_TALK_WORDS
+            and "?" not in question
+            and all(w in _SMALL_TALK for w in words)
         ):
             return RouteDecision("direct", "small talk: no documents needed", NAME)
         return RouteDecision("retrieve", "asks for information", NAME)
@@ -109,10 +171,8 @@ class LexicalGrader:
         for chunk in chunks:
             score = self.score(q_terms, query_terms, chunk)
             verdicts.append(ChunkVerdict(chunk["chunk_id"], score >= self.min_relevance, score))
-        relevant_text = " ".join(
-            f"{c['title']} {c['text']}"
-            for c in [*evidence, *(c for c, v in zip(chunks, verdicts) if v.relevant)]
-        )
+        relevant = [c for c, v in zip(chunks, verdicts, strict=True) if v.relevant]
+        relevant_text = " ".join(f"{c['title']} {c['text']}" for c in [*evidence, *relevant])
         covered = coverage(q_terms, relevant_text) if relevant_text else 0.0
         return Grading(verdicts, bool(relevant_text) and covered >= self.sufficient_coverage, NAME)
 
@@ -127,7 +187,9 @@ class FeedbackReformulator:
     def __init__(self, feedback_chunks: int = 2) -> None:
         self.feedback_chunks = feedback_chunks
 
-    def candidates(self, question: str, pool: Sequence[Chunk], known_titles: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    def candidates(
+        self, question: str, pool: Sequence[Chunk], known_titles: frozenset[str] = frozenset()
+    ) -> list[tuple[str, str]]:
         """(name, chunk id) pairs, best first.
 
         A name scores the question-term coverage of the sentence it appears in, plus a bonus
@@ -232,10 +294,9 @@ class ExtractiveGenerator:
         body = " ".join(f"{sentence} [{marks[cid]}]" for sentence, cid in chosen)
         if mode == "caveat":
             if not chosen:
-                return Answer("The documents do not contain an answer to this question, and nothing related was found.", [], NAME)
-            text = (
-                "The documents do not contain a clear answer to this question. "
-                f"The closest passages found: {body}"
-            )
+                return Answer(
+                    "The documents do not contain an answer to this question, and nothing related was found.", [], NAME
+                )
+            text = f"The documents do not contain a clear answer to this question. The closest passages found: {body}"
             return Answer(text, [(n, cid) for cid, n in marks.items()], NAME)
         return Answer(body, [(n, cid) for cid, n in marks.items()], NAME)

@@ -63,7 +63,7 @@ def names(text: str) -> list[str]:
         if not name:
             continue
         start = match.start()
-        sentence_start = start == 0 or text[max(0, start - 2):start].strip() in {".", "!", "?", ""}
+        sentence_start = start == 0 or text[max(0, start - 2) : start].strip() in {".", "!", "?", ""}
         if " " not in name and sentence_start:
             continue
         if name not in found:

@@ -40,9 +40,7 @@ def after_reformulate(state: AgentState) -> Literal["retrieve", "generate"]:
     return "generate" if state.get("stop_reason") else "retrieve"
 
 
-def build_graph(
-    services: GraphServices, checkpointer: BaseCheckpointSaver | None = None
-) -> CompiledStateGraph:
+def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
     """Compile the agentic RAG graph.
 
     Args:

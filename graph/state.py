@@ -47,9 +47,12 @@ class HopTrace(TypedDict, total=False):
     """Chunks this hop added to the kept evidence."""
     grader: str
     sufficient: bool
+    grader_note: str
+    """Set when the grader fell back to a conservative verdict (invalid model reply)."""
     next_query_by: str
     """Decider that wrote the next hop's query (set when the loop goes on)."""
     next_query_reason: str
+    next_query_note: str
     elapsed_ms: float
 
 

@@ -44,8 +44,10 @@ def iter_files(path: Path) -> Iterator[Path]:
         yield path
         return
     for child in sorted(path.rglob("*")):
-        if child.is_file() and child.suffix.lower() in TEXT_SUFFIXES and not any(
-            part.startswith(".") for part in child.relative_to(path).parts
+        if (
+            child.is_file()
+            and child.suffix.lower() in TEXT_SUFFIXES
+            and not any(part.startswith(".") for part in child.relative_to(path).parts)
         ):
             yield child
 
@@ -131,9 +133,7 @@ def _read_qa_jsonl(raw: str) -> list[Document]:
         raise UnreadableSourceError("the file holds no records")
     fmt = detect_qa_format(records[0])
     if fmt is None:
-        raise UnreadableSourceError(
-            "JSONL is read only in the HotpotQA, 2WikiMultihopQA or MuSiQue formats"
-        )
+        raise UnreadableSourceError("JSONL is read only in the HotpotQA, 2WikiMultihopQA or MuSiQue formats")
     seen: set[tuple[str, str]] = set()
     chunks = []
     for record in records:

@@ -10,7 +10,7 @@ from tqdm import tqdm
 
 from agentic_rag.errors import IngestError
 from ingest.loaders import Source, UnreadableSourceError, iter_files, load_file
-from store.chunks import ChunkStore
+from store.chunks import WRITE_BATCH, ChunkStore
 
 
 @dataclass
@@ -24,14 +24,19 @@ class IngestReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestReport) -> None:
-    """Write each source unless its recorded content hash is unchanged."""
+def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestReport, progress: bool = False) -> None:
+    """Write each source unless its recorded content hash is unchanged; with ``progress``, a
+    chunk-level progress bar for sources of more than ``WRITE_BATCH`` chunks."""
     for source in sources:
         report.files += 1
         if store.source_hash(source.key) == source.content_hash:
             report.unchanged += 1
             continue
-        update = store.replace_source(source.key, source.content_hash, source.chunks)
+        show = progress and len(source.chunks) > WRITE_BATCH
+        with tqdm(
+            total=len(source.chunks), desc=Path(source.key).name, unit="chunk", disable=not show, leave=False
+        ) as bar:
+            update = store.replace_source(source.key, source.content_hash, source.chunks, on_progress=bar.update)
         report.added += update.added
         report.removed += update.removed
 
@@ -69,5 +74,5 @@ def ingest_paths(
         except UnreadableSourceError as exc:
             report.skipped.append((str(path), str(exc)))
             continue
-        store_sources(store, [source], report)
+        store_sources(store, [source], report, progress)
     return report

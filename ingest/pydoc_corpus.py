@@ -15,10 +15,36 @@ import sys
 from ingest.loaders import Source, split_text
 
 MODULES = (
-    "json", "pathlib", "itertools", "functools", "collections", "re", "datetime", "dataclasses",
-    "contextlib", "heapq", "bisect", "statistics", "textwrap", "string", "shutil", "csv",
-    "argparse", "enum", "math", "random", "uuid", "hashlib", "glob", "fnmatch", "tempfile",
-    "copy", "operator", "difflib", "sqlite3", "zipfile",
+    "json",
+    "pathlib",
+    "itertools",
+    "functools",
+    "collections",
+    "re",
+    "datetime",
+    "dataclasses",
+    "contextlib",
+    "heapq",
+    "bisect",
+    "statistics",
+    "textwrap",
+    "string",
+    "shutil",
+    "csv",
+    "argparse",
+    "enum",
+    "math",
+    "random",
+    "uuid",
+    "hashlib",
+    "glob",
+    "fnmatch",
+    "tempfile",
+    "copy",
+    "operator",
+    "difflib",
+    "sqlite3",
+    "zipfile",
 )
 
 
@@ -36,6 +62,10 @@ def pydoc_sources(chunk_size: int, chunk_overlap: int) -> list[Source]:
         documents.append((f"pydoc:module/{name}", f"{name} module", text))
     salt = f"{sys.version}|{chunk_size}|{chunk_overlap}".encode()
     return [
-        Source(key, hashlib.sha256(text.encode() + salt).hexdigest(), split_text(text, title, ".txt", chunk_size, chunk_overlap))
+        Source(
+            key,
+            hashlib.sha256(text.encode() + salt).hexdigest(),
+            split_text(text, title, ".txt", chunk_size, chunk_overlap),
+        )
         for key, title, text in documents
     ]

@@ -48,6 +48,7 @@ def make_node(services: GraphServices):
             "admitted": admitted,
             "grader": grading.decider,
             "sufficient": grading.sufficient,
+            **({"grader_note": grading.note} if grading.note else {}),
             "elapsed_ms": round(trace[-1].get("elapsed_ms", 0.0) + ms[0], 2),
         }
         update = {

@@ -26,6 +26,7 @@ def make_node(services: GraphServices):
             **trace[-1],
             "next_query_by": result.decider,
             "next_query_reason": result.reason,
+            **({"next_query_note": result.note} if result.note else {}),
             "elapsed_ms": round(trace[-1].get("elapsed_ms", 0.0) + ms[0], 2),
         }
         update = {

@@ -9,7 +9,8 @@ Passage (title: {title}):
 {text}"""
 
 SUFFICIENT_SYSTEM = """You decide whether the evidence passages together contain everything needed to
-answer the question. Reply with JSON only: {"sufficient": true | false, "missing": "<what is still missing, or empty>"}"""
+answer the question.
+Reply with JSON only: {"sufficient": true | false, "missing": "<what is still missing, or empty>"}"""
 
 SUFFICIENT_USER = """Question: {question}
 

@@ -23,7 +23,7 @@ def load_chat_model(settings: Settings) -> BaseChatModel | None:
         return None
     try:
         if ":" in spec:
-            from langchain.chat_models import init_chat_model  # type: ignore[import-not-found]
+            from langchain.chat_models import init_chat_model
 
             return init_chat_model(spec, temperature=0)
         from langchain_openai import ChatOpenAI
@@ -37,9 +37,6 @@ def load_chat_model(settings: Settings) -> BaseChatModel | None:
             max_retries=2,
         )
     except ImportError as exc:
-        raise ConfigurationError(
-            f"chat model '{spec}' needs a package that is not installed ({exc.name}); "
-            "pip install langchain and the provider's package"
-        ) from exc
+        raise ConfigurationError(f"chat model '{spec}': {str(exc).splitlines()[0]}") from exc
     except Exception as exc:
         raise ConfigurationError(f"cannot create chat model '{spec}': {exc}") from exc

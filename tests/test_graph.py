@@ -17,7 +17,9 @@ def supporting_titles(record: dict) -> set[str]:
     return {p["title"] for p in record["paragraphs"] if p["is_supporting"]}
 
 
-@pytest.mark.parametrize("dataset", ["hotpotqa_smoke_10.jsonl", "2wikimultihopqa_smoke_10.jsonl", "musique_smoke_10.jsonl"])
+@pytest.mark.parametrize(
+    "dataset", ["hotpotqa_smoke_10.jsonl", "2wikimultihopqa_smoke_10.jsonl", "musique_smoke_10.jsonl"]
+)
 def test_smoke_sets_end_to_end_with_model_free_deciders(make_app, dataset):
     app = make_app()
     app.ingest([DATA / dataset])
@@ -27,7 +29,13 @@ def test_smoke_sets_end_to_end_with_model_free_deciders(make_app, dataset):
         assert result["route"] == "retrieve"
         assert result["answer"].strip()
         assert 1 <= result["hops"] <= RULES.max_retries + 1
-        assert result["stop_reason"] in {"sufficient_evidence", "evidence_budget", "max_retries", "no_progress", "repeated_query"}
+        assert result["stop_reason"] in {
+            "sufficient_evidence",
+            "evidence_budget",
+            "max_retries",
+            "no_progress",
+            "repeated_query",
+        }
         cited = {c["chunk_id"] for c in result["citations"]}
         assert cited, "every retrieved answer cites its evidence"
         assert cited <= {cid for hop in result["trace"] for cid in hop["chunk_ids"]}
@@ -51,14 +59,21 @@ def test_unanswerable_question_ends_in_caveat_within_caps(hotpot_app):
 
 def test_greeting_is_answered_without_retrieval(hotpot_app):
     result = hotpot_app.ask("hello, thanks!", context=RULES)
-    assert (result["route"], result["stop_reason"], result["hops"], result["trace"]) == ("direct", "no_retrieval", 0, [])
+    assert (result["route"], result["stop_reason"], result["hops"], result["trace"]) == (
+        "direct",
+        "no_retrieval",
+        0,
+        [],
+    )
 
 
 def test_second_question_on_a_thread_gets_a_fresh_budget(hotpot_app):
     context = RunContext(deciders="rules", max_retries=1)
     first = hotpot_app.ask("What is the boiling point of liquid tungsten in kelvin?", context=context)
     assert first["retries"] == 1
-    second = hotpot_app.ask("Who was the drummer of the band Rush and where was he born?", thread_id=first["thread_id"], context=context)
+    second = hotpot_app.ask(
+        "Who was the drummer of the band Rush and where was he born?", thread_id=first["thread_id"], context=context
+    )
     assert second["trace"][0]["hop"] == 1 and second["trace"][0]["query"].startswith("Who was the drummer")
     assert second["retries"] <= 1 and len(second["trace"]) == second["hops"]
     state = hotpot_app.graph.get_state({"configurable": {"thread_id": first["thread_id"]}}).values
@@ -66,7 +81,9 @@ def test_second_question_on_a_thread_gets_a_fresh_budget(hotpot_app):
 
 
 def test_caps_max_retries_zero_and_time_limit(hotpot_app):
-    question = "Donnie Smith who plays as a left back for New England Revolution belongs to what league featuring 22 teams?"
+    question = (
+        "Donnie Smith who plays as a left back for New England Revolution belongs to what league featuring 22 teams?"
+    )
     one_hop = hotpot_app.ask(question, context=RunContext(deciders="rules", max_retries=0))
     assert one_hop["hops"] == 1 and one_hop["retries"] == 0
     timed = hotpot_app.ask(question, context=RunContext(deciders="rules", time_limit_s=0.001))
@@ -110,8 +127,13 @@ def test_bad_questions_are_rejected_before_anything_is_written(hotpot_app, quest
 
 
 def test_llm_that_never_finds_relevance_and_repeats_its_query_terminates(make_app):
-    model = scripted(route='{"route": "retrieve", "reason": "needs facts"}', grade='{"relevant": false}',
-                     sufficient='{"sufficient": false}', reformulate="the same query", generate="I do not know.")
+    model = scripted(
+        route='{"route": "retrieve", "reason": "needs facts"}',
+        grade='{"relevant": false}',
+        sufficient='{"sufficient": false}',
+        reformulate="the same query",
+        generate="I do not know.",
+    )
     app = make_app(collection="hotpot_smoke", chat_model=model)
     app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
     result = app.ask("Which league does Donnie Smith play in?", context=RunContext(deciders="llm", max_retries=3))

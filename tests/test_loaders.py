@@ -36,7 +36,8 @@ def test_each_supported_format_is_read_and_titled(tmp_path):
         "guide.md": "# Field Guide\n\n## Birds\n\nThe kea is a parrot from New Zealand.\n",
         "plain.txt": "Plain text about lichens.",
         "manual.rst": "Manual\n======\n\nThe rst manual mentions sextants.\n",
-        "page.html": "<html><head><title>Moths</title><script>var x=1;</script></head><body><p>Moths fly at night.</p></body></html>",
+        "page.html": "<html><head><title>Moths</title><script>var x=1;</script></head>"
+        "<body><p>Moths fly at night.</p></body></html>",
     }
     for name, text in files.items():
         (tmp_path / name).write_text(text)
@@ -56,23 +57,29 @@ def test_long_text_is_split_with_overlap(tmp_path):
     assert [c.metadata["chunk_index"] for c in chunks] == list(range(len(chunks)))
 
 
-@pytest.mark.parametrize("name, content, reason", [
-    ("broken.pdf", b"%PDF-1.4 garbage", "PDF"),
-    ("latin1.txt", "caf\xe9".encode("latin-1"), "UTF-8"),
-    ("empty.md", b"   \n", "empty"),
-    ("other.jsonl", b'{"a": 1}\n', "HotpotQA"),
-    ("bad.jsonl", b'{"a": 1\n', "line 1"),
-])
+@pytest.mark.parametrize(
+    "name, content, reason",
+    [
+        ("broken.pdf", b"%PDF-1.4 garbage", "PDF"),
+        ("latin1.txt", "caf\xe9".encode("latin-1"), "UTF-8"),
+        ("empty.md", b"   \n", "empty"),
+        ("other.jsonl", b'{"a": 1}\n', "HotpotQA"),
+        ("bad.jsonl", b'{"a": 1\n', "line 1"),
+    ],
+)
 def test_unreadable_files_say_why(tmp_path, name, content, reason):
     (tmp_path / name).write_bytes(content)
     with pytest.raises(UnreadableSourceError, match=reason):
         load_file(tmp_path / name, 500, 50)
 
 
-@pytest.mark.parametrize("dataset, fmt", [
-    ("hotpotqa_smoke_10.jsonl", "hotpotqa"),
-    ("2wikimultihopqa_smoke_10.jsonl", "hotpotqa"),
-    ("musique_smoke_10.jsonl", "musique"),
-])
+@pytest.mark.parametrize(
+    "dataset, fmt",
+    [
+        ("hotpotqa_smoke_10.jsonl", "hotpotqa"),
+        ("2wikimultihopqa_smoke_10.jsonl", "hotpotqa"),
+        ("musique_smoke_10.jsonl", "musique"),
+    ],
+)
 def test_qa_format_detection(dataset, fmt):
     assert detect_qa_format(read_jsonl(dataset)[0]) == fmt

@@ -46,8 +46,11 @@ def test_changed_file_replaces_its_chunks_and_lexical_index_follows(make_app, tm
 def test_dataset_paragraphs_are_pooled_with_titles(make_app):
     app = make_app()
     report = app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
-    titles = {t for line in (DATA / "hotpotqa_smoke_10.jsonl").read_text().splitlines()
-              for t, _ in json.loads(line)["context"]}
+    titles = {
+        t
+        for line in (DATA / "hotpotqa_smoke_10.jsonl").read_text().splitlines()
+        for t, _ in json.loads(line)["context"]
+    }
     assert report.added >= len(titles) - 5  # a few titles repeat with the same text
     hits = app.services.store.search("Donnie Smith left back New England Revolution", 5)
     assert "Donnie Smith" in [h["title"] for h in hits]
@@ -55,11 +58,13 @@ def test_dataset_paragraphs_are_pooled_with_titles(make_app):
 
 
 def test_bm25_ranks_rare_terms_first(make_app, tmp_path):
-    for i, text in enumerate([
-        "The cat sat on the mat. The cat purred.",
-        "A dog barked at the cat.",
-        "Zebras graze on the savanna.",
-    ]):
+    for i, text in enumerate(
+        [
+            "The cat sat on the mat. The cat purred.",
+            "A dog barked at the cat.",
+            "Zebras graze on the savanna.",
+        ]
+    ):
         (tmp_path / f"{i}.txt").write_text(text)
     app = make_app()
     app.ingest([tmp_path])
@@ -79,7 +84,7 @@ def test_missing_path_is_an_error_and_writes_nothing(make_app, tmp_path):
 
 def test_collection_built_with_another_embedding_model(make_app):
     app = make_app()
-    app.services.store  # creates the collection with wordllama
+    assert app.services.store.count() == 0  # creates the collection with wordllama
     wordllama = load_embedding_model("wordllama")
     other = EmbeddingModel("test:other-model-128", 128, wordllama.embeddings)
     with pytest.raises(EmbeddingMismatchError, match="was built with wordllama"):
