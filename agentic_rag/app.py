@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from dataclasses import asdict
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -134,11 +133,7 @@ class App:
     # -- questions --------------------------------------------------------------------------
 
     def _config(self, thread_id: str, context: RunContext) -> dict:
-        return {
-            "configurable": {"thread_id": thread_id},
-            "recursion_limit": context.step_bound() + 5,
-            "metadata": {"run_context": asdict(context)},
-        }
+        return {"configurable": {"thread_id": thread_id}, "recursion_limit": context.step_bound() + 5}
 
     def ask(self, question: str, thread_id: str | None = None, context: RunContext | None = None) -> dict:
         """Answer ``question`` on a thread (a new one when ``thread_id`` is ``None``).
@@ -176,7 +171,7 @@ class App:
                 f"thread '{thread_id}' has nothing to resume: its last run finished; "
                 f"ask a new question with --thread {thread_id}"
             )
-        context = RunContext.from_mapping((snapshot.metadata or {}).get("run_context"))
+        context = RunContext.from_mapping(snapshot.values.get("run_context"))
         result = self.graph.invoke(None, self._config(thread_id, context), context=context, durability="sync")
         return {"thread_id": thread_id, **result}
 

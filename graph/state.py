@@ -98,6 +98,9 @@ class AgentState(TypedDict, total=False):
     elapsed_ms: float
     """Time spent working on this question so far, in milliseconds (resumes are not charged
     for the time a run spent stopped)."""
+    run_context: dict
+    """The run settings this question started with (``RunContext`` as a dict), so that resuming
+    a killed run continues under the same caps — LangGraph does not checkpoint the context."""
 
 
 def fresh_turn(question: str) -> dict:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
@@ -32,6 +34,7 @@ def make_node(services: GraphServices):
             route_reason=f"{decision.reason} ({decision.decider})",
             stop_reason="no_retrieval" if decision.route == "direct" else None,
             elapsed_ms=ms[0],
+            run_context=asdict(ctx),
         )
         if decision.note:
             update["notes"] = [f"route: {decision.note}; chose retrieve"]

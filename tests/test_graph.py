@@ -92,8 +92,9 @@ def test_caps_max_retries_zero_and_time_limit(hotpot_app):
 
 def test_run_killed_after_first_hop_resumes_to_the_same_answer(hotpot_app):
     question = "What is the boiling point of liquid tungsten in kelvin?"
-    uninterrupted = hotpot_app.ask(question, context=RULES)
-    assert uninterrupted["hops"] >= 2
+    context = RunContext(deciders="rules", max_retries=1)  # not the default: resume must keep it
+    uninterrupted = hotpot_app.ask(question, context=context)
+    assert uninterrupted["hops"] == 2 and uninterrupted["stop_reason"] == "max_retries"
     services = hotpot_app.services
     real_search = services.search
     calls = []
@@ -106,7 +107,7 @@ def test_run_killed_after_first_hop_resumes_to_the_same_answer(hotpot_app):
 
     services.search = crash_on_second_hop
     with pytest.raises(KeyboardInterrupt):
-        hotpot_app.ask(question, thread_id="killed-run", context=RULES)
+        hotpot_app.ask(question, thread_id="killed-run", context=context)
     services.search = real_search
     snapshot = hotpot_app.graph.get_state({"configurable": {"thread_id": "killed-run"}})
     assert snapshot.next == ("retrieve",) and snapshot.values["hops"] == 1
