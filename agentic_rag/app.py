@@ -12,7 +12,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from agentic_rag.errors import ConfigurationError, ThreadError
+from agentic_rag.errors import CollectionNotFoundError, ConfigurationError, ThreadError
 from deciders.base import Deciders
 from deciders.llm import LLMGenerator, LLMGrader, LLMReformulator, LLMRouter
 from deciders.rules import (
@@ -25,7 +25,7 @@ from graph.builder import build_graph
 from graph.config import RunContext, Settings
 from graph.control import validate_question
 from ingest.loaders import Source
-from ingest.pipeline import IngestReport, ingest_paths, store_sources
+from ingest.pipeline import IngestReport, collect_files, ingest_files, store_sources
 from providers.chat import load_chat_model
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from store.chunks import Chunk, ChunkStore
@@ -51,6 +51,7 @@ class Services:
         if chat_model is not _FROM_SETTINGS:
             self.__dict__["chat_model"] = chat_model
         self._deciders: dict[tuple, Deciders] = {}
+        self._has_chunks = False
 
     @cached_property
     def database_url(self) -> str:
@@ -62,13 +63,32 @@ class Services:
 
     @cached_property
     def store(self) -> ChunkStore:
-        return ChunkStore.open(self.database_url, self.settings.collection, self.embedding)
+        """The collection, which must exist (see :meth:`writable_store`)."""
+        return ChunkStore.open(self.database_url, self.settings.collection, self.embedding, create=False)
+
+    def writable_store(self) -> ChunkStore:
+        """The collection, created when missing (for ingestion)."""
+        if "store" not in self.__dict__:
+            self.__dict__["store"] = ChunkStore.open(self.database_url, self.settings.collection, self.embedding)
+        return self.store
 
     @cached_property
     def chat_model(self) -> BaseChatModel | None:
         return load_chat_model(self.settings)
 
     def search(self, query: str, k: int) -> list[Chunk]:
+        """Hybrid search of the collection.
+
+        Raises:
+            CollectionNotFoundError: the collection does not exist or holds no chunks.
+        """
+        if not self._has_chunks:
+            self._has_chunks = self.store.count() > 0
+            if not self._has_chunks:
+                raise CollectionNotFoundError(
+                    f"collection '{self.settings.collection}' holds no chunks; "
+                    f"ingest documents first: agentic-rag ingest PATH --collection {self.settings.collection}"
+                )
         return self.store.search(query, k)
 
     def describe_source(self, chunk: Chunk) -> str:
@@ -121,13 +141,20 @@ class App:
     # -- documents --------------------------------------------------------------------------
 
     def ingest(self, paths: list[Path], progress: bool = False) -> IngestReport:
-        """Ingest files and folders into the configured collection (see ``ingest_paths``)."""
-        return ingest_paths(self.services.store, paths, self.settings.chunk_size, self.settings.chunk_overlap, progress)
+        """Ingest files and folders into the collection, creating it when missing (see
+        :func:`ingest_files`). Paths are checked before anything is written.
+
+        Raises:
+            IngestError: a path does not exist, or no supported file was found.
+        """
+        files = collect_files(paths)
+        store = self.services.writable_store()
+        return ingest_files(store, paths, files, self.settings.chunk_size, self.settings.chunk_overlap, progress)
 
     def ingest_sources(self, sources: list[Source]) -> IngestReport:
         """Ingest already-chunked sources (built-in corpora)."""
         report = IngestReport()
-        store_sources(self.services.store, sources, report)
+        store_sources(self.services.writable_store(), sources, report)
         return report
 
     # -- questions --------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import sys
 import uuid
 import warnings
@@ -12,7 +13,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from agentic_rag.errors import AgenticRagError
+from pydantic import ValidationError
+
+from agentic_rag.errors import AgenticRagError, ConfigurationError
 from graph.config import RunContext, Settings
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.")
@@ -40,7 +43,11 @@ AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 
 def _settings(data_dir: Path | None, collection: str | None, embedding: str | None = None) -> Settings:
     overrides = {"data_dir": data_dir, "collection": collection, "embedding": embedding}
-    return Settings(**{k: v for k, v in overrides.items() if v is not None})
+    try:
+        return Settings(**{k: v for k, v in overrides.items() if v is not None})
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise ConfigurationError(f"invalid setting ({problems})") from None
 
 
 def _open_app(settings: Settings):
@@ -102,14 +109,18 @@ def ingest(
     finally:
         application.close()
     typer.echo(
-        f"{report.files} files: {report.added} chunks added, {report.removed} removed, "
-        f"{report.unchanged} files unchanged; collection '{application.settings.collection}' holds {total} chunks"
+        f"{report.files} files ({report.unchanged} unchanged): {report.added} chunks added, {report.removed} removed"
+        + (f", {report.deleted_files} deleted files dropped" if report.deleted_files else "")
+        + f"; collection '{application.settings.collection}' holds {total} chunks"
     )
+    for path in report.empty:
+        typer.echo(f"note: skipped empty file {path}", err=True)
     for path, reason in report.skipped:
         typer.echo(f"skipped {path}: {reason}", err=True)
     if report.skipped:
         raise AgenticRagError(
-            f"{len(report.skipped)} file(s) could not be read (listed above); fix or remove them and ingest again"
+            f"{len(report.skipped)} file(s) could not be read (listed above); the rest were ingested. "
+            "Fix or remove them and ingest again"
         )
 
 
@@ -177,7 +188,8 @@ def demo(data_dir: DataDir = None) -> None:
         typer.echo(f"Ingesting the Python {sys.version.split()[0]} reference manual and module docs …")
         report = application.ingest_sources(pydoc_sources(settings.chunk_size, settings.chunk_overlap))
         typer.echo(
-            f"{report.files} documents: {report.added} chunks added, {report.unchanged} unchanged; "
+            f"{report.files} documents ({report.unchanged} unchanged): {report.added} chunks added, "
+            f"{report.removed} removed; "
             f"{application.services.store.count()} chunks in '{DEMO_COLLECTION}'\n"
         )
         for question in DEMO_QUESTIONS:
@@ -189,26 +201,17 @@ def demo(data_dir: DataDir = None) -> None:
 
 
 def main() -> None:
-    """Console-script entry point: user errors print one line and exit non-zero."""
+    """Console-script entry point. Usage errors are Typer's (exit 2); user errors print one line
+    and exit with the error's code; Ctrl-C and SIGTERM stop cleanly (the embedded server too)."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore", module="platformdirs")
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        code = app(standalone_mode=False)  # returns the code of a typer.Exit
-        if isinstance(code, int) and code:
-            sys.exit(code)
+        app()
     except AgenticRagError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt):
-        typer.echo("interrupted", err=True)
-        sys.exit(130)
-    except Exception as exc:
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise
 
 
 if __name__ == "__main__":

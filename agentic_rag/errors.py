@@ -44,3 +44,9 @@ class ThreadError(AgenticRagError):
     """A thread does not exist or has nothing to resume."""
 
     exit_code = 7
+
+
+class CollectionNotFoundError(AgenticRagError):
+    """A question was asked of a collection that does not exist or holds no chunks."""
+
+    exit_code = 8

@@ -40,7 +40,7 @@ def main() -> None:
     records = [json.loads(line) for line in args.dataset.read_text().splitlines() if line.strip()][: args.limit]
     with tempfile.TemporaryDirectory() as tmp:
         app = App(Settings(data_dir=Path(tmp), collection="bench"))
-        store = app.services.store  # start the server and load the model outside the timing
+        store = app.services.writable_store()  # start the server and load the model outside the timing
         started = time.perf_counter()
         report = app.ingest([args.dataset])
         ingest_s = time.perf_counter() - started

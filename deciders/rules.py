@@ -178,11 +178,11 @@ class LexicalGrader:
 
 
 class FeedbackReformulator:
-    """Next query = the most promising name that the best evidence mentions and the question
-    lacks, searched on its own; names are tried in order of how well their sentence matches the
-    question. When no new name is left, the question's terms that no evidence covers are tried;
-    when that was tried too, the original question is returned (the graph then stops on a
-    repeated query)."""
+    """Next query = the most promising name that the best relevant evidence mentions and the
+    question lacks, searched on its own; names are tried in order of how well their sentence
+    matches the question. When no new name is left, the question's terms that no evidence covers
+    are tried; when that was tried too (or is the question itself, as when nothing relevant was
+    found), the original question is returned and the graph stops on a repeated query."""
 
     def __init__(self, feedback_chunks: int = 2) -> None:
         self.feedback_chunks = feedback_chunks
@@ -230,7 +230,8 @@ class FeedbackReformulator:
         self, question: str, tried: Sequence[str], evidence: Sequence[Chunk], last_chunks: Sequence[Chunk]
     ) -> Reformulation:
         tried_norm = {normalise_query(q) for q in tried}
-        pool = sorted(evidence, key=lambda c: -c.get("relevance", c["score"])) or list(last_chunks)
+        # Feedback comes from relevant evidence only: names in chunks judged irrelevant are noise.
+        pool = sorted(evidence, key=lambda c: -c.get("relevance", c["score"]))
         # A name that is already the title of a chunk in hand needs no search of its own.
         known = frozenset(c["title"].lower() for c in [*evidence, *last_chunks])
         for name, cid in self.candidates(question, pool, known):

@@ -16,7 +16,9 @@ import pysbd
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
-_STOPWORDS = list(STOPWORDS_EN_PLUS)
+# Request phrasing ("tell me about X", "please explain Y") carries no topic.
+_REQUEST_WORDS = {"tell", "explain", "describe", "please", "know", "give", "show", "find", "info", "information"}
+_STOPWORDS = sorted(set(STOPWORDS_EN_PLUS) | _REQUEST_WORDS)
 _stemmer = Stemmer.Stemmer("english")
 _segmenter = pysbd.Segmenter(language="en", clean=False)
 
@@ -26,6 +28,9 @@ _NAME = re.compile(
     r"\"([^\"]{3,60})\"|"
     r"((?:[A-Z]\.|[A-Z][\w'’-]*)(?:\s+(?:(?:of|the|de|da|du|von|van|del|la|le)\s+)?(?:[A-Z]\.|[A-Z][\w'’-]*|\d+\b))*)"
 )
+
+
+_ARTICLE = re.compile(r"^(?:A|An|The)\s+(?=[A-Z0-9])")
 
 
 @lru_cache(maxsize=4096)
@@ -59,13 +64,12 @@ def names(text: str) -> list[str]:
     """
     found: list[str] = []
     for match in _NAME.finditer(text):
-        name = (match.group(1) or match.group(2) or "").strip(" .,'’-")
-        if not name:
-            continue
+        raw = (match.group(1) or match.group(2) or "").strip(" .,'’-")
         start = match.start()
         sentence_start = start == 0 or text[max(0, start - 2) : start].strip() in {".", "!", "?", ""}
-        if " " not in name and sentence_start:
+        if not raw or (" " not in raw and sentence_start):
             continue
+        name = _ARTICLE.sub("", raw)
         if name not in found:
             found.append(name)
     return found

@@ -108,19 +108,24 @@ class RunContext:
     """Longest question accepted, in characters."""
 
     def __post_init__(self) -> None:
-        checks = {
-            "deciders": self.deciders in ("auto", "llm", "rules"),
-            "max_retries": 0 <= self.max_retries <= MAX_RETRIES_LIMIT,
-            "max_evidence": 1 <= self.max_evidence <= 50,
-            "retrieve_k": 1 <= self.retrieve_k <= 50,
-            "overlap_stop": 0.0 < self.overlap_stop <= 1.0,
-            "time_limit_s": 0.0 < self.time_limit_s <= 3600.0,
-            "min_relevance": 0.0 <= self.min_relevance <= 1.0,
-            "max_question_chars": 1 <= self.max_question_chars <= 100_000,
+        ranges = {
+            "max_retries": (0, MAX_RETRIES_LIMIT),
+            "max_evidence": (1, 50),
+            "retrieve_k": (1, 50),
+            "overlap_stop": (0.01, 1.0),
+            "time_limit_s": (0.001, 3600.0),
+            "min_relevance": (0.0, 1.0),
+            "max_question_chars": (1, 100_000),
         }
-        bad = [name for name, ok in checks.items() if not ok]
-        if bad:
-            raise ConfigurationError(f"invalid run setting(s): {', '.join(bad)}; see RunContext")
+        problems = [
+            f"{name}={getattr(self, name)!r} (allowed {low}–{high})"
+            for name, (low, high) in ranges.items()
+            if not isinstance(getattr(self, name), (int, float)) or not low <= getattr(self, name) <= high
+        ]
+        if self.deciders not in ("auto", "llm", "rules"):
+            problems.append(f"deciders={self.deciders!r} (allowed auto, llm, rules)")
+        if problems:
+            raise ConfigurationError(f"invalid run setting {', '.join(problems)}")
 
     @classmethod
     def from_mapping(cls, values: dict | None) -> "RunContext":

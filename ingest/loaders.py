@@ -29,6 +29,10 @@ class UnreadableSourceError(Exception):
     """A file could not be read or parsed; the message says why."""
 
 
+class EmptySourceError(UnreadableSourceError):
+    """A file holds no text; skipped without counting as a failure."""
+
+
 @dataclass
 class Source:
     """One source ready to store: its key, content hash and chunks."""
@@ -81,7 +85,7 @@ def _read_pdf(path: Path) -> tuple[str, str]:
     except (PdfReadError, ValueError, KeyError, OSError) as exc:
         raise UnreadableSourceError(f"not a readable PDF ({exc})") from exc
     if not text.strip():
-        raise UnreadableSourceError("the PDF has no extractable text (scanned image?)")
+        raise UnreadableSourceError("the PDF has no extractable text (a scanned image?); run OCR on it first")
     return text, str(title)
 
 
@@ -179,5 +183,5 @@ def load_file(path: Path, chunk_size: int, chunk_overlap: int) -> Source:
         text, title = raw, _markdown_title(raw, path.stem)
     chunks = split_text(text, title, suffix, chunk_size, chunk_overlap)
     if not chunks:
-        raise UnreadableSourceError("the file is empty")
+        raise EmptySourceError("the file is empty")
     return Source(key, digest, chunks)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -9,19 +10,26 @@ from typing import Iterable
 from tqdm import tqdm
 
 from agentic_rag.errors import IngestError
-from ingest.loaders import Source, UnreadableSourceError, iter_files, load_file
+from ingest.loaders import TEXT_SUFFIXES, EmptySourceError, Source, UnreadableSourceError, iter_files, load_file
 from store.chunks import WRITE_BATCH, ChunkStore
 
 
 @dataclass
 class IngestReport:
-    """Totals of one ingest run. ``skipped`` lists (path, reason) for unreadable files."""
+    """Totals of one ingest run.
+
+    ``files`` counts sources seen and ``unchanged`` those skipped by content hash; ``added`` and
+    ``removed`` count chunks; ``deleted_files`` counts sources removed because their file left an
+    ingested folder; ``skipped`` lists (path, reason) for unreadable files, ``empty`` the empty ones.
+    """
 
     files: int = 0
     unchanged: int = 0
     added: int = 0
     removed: int = 0
+    deleted_files: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)
 
 
 def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestReport, progress: bool = False) -> None:
@@ -41,38 +49,62 @@ def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestRe
         report.removed += update.removed
 
 
-def ingest_paths(
-    store: ChunkStore,
-    paths: list[Path],
-    chunk_size: int,
-    chunk_overlap: int,
-    progress: bool = False,
-) -> IngestReport:
-    """Ingest files and folders; unreadable files are skipped and reported, the rest stored.
-
-    Args:
-        store: the target collection.
-        paths: files or folders (searched recursively for supported suffixes).
-        chunk_size: target chunk length in characters.
-        chunk_overlap: chunk overlap in characters.
-        progress: show a tqdm progress bar over files.
-
-    Returns:
-        The totals, with the skipped files and their reasons.
+def collect_files(paths: list[Path]) -> list[Path]:
+    """The supported files under ``paths``, each once, in order.
 
     Raises:
-        IngestError: a path does not exist (checked before anything is written).
+        IngestError: a path does not exist, or the paths hold no supported file.
     """
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise IngestError(f"no such file or folder: {', '.join(missing)}; check the path")
-    files = [f for p in paths for f in iter_files(p)]
+    files = list(dict.fromkeys(f.resolve() for p in paths for f in iter_files(p)))
+    if not files:
+        raise IngestError(
+            f"no supported files in {', '.join(map(str, paths))} (supported: {' '.join(sorted(TEXT_SUFFIXES))})"
+        )
+    return files
+
+
+def ingest_files(
+    store: ChunkStore,
+    paths: list[Path],
+    files: list[Path],
+    chunk_size: int,
+    chunk_overlap: int,
+    progress: bool = False,
+) -> IngestReport:
+    """Ingest ``files`` (from :func:`collect_files`); unreadable files are skipped and reported.
+
+    A folder in ``paths`` is mirrored: sources once ingested from under it whose file is gone
+    are deleted.
+
+    Args:
+        store: the target collection.
+        paths: the files and folders the user named.
+        files: the files found under them.
+        chunk_size: target chunk length in characters.
+        chunk_overlap: chunk overlap in characters.
+        progress: show tqdm progress bars.
+
+    Returns:
+        The totals, with the skipped files and their reasons.
+    """
     report = IngestReport()
     for path in tqdm(files, desc="ingest", unit="file", disable=not progress):
         try:
             source = load_file(path, chunk_size, chunk_overlap)
+        except EmptySourceError:
+            report.empty.append(str(path))
+            continue
         except UnreadableSourceError as exc:
             report.skipped.append((str(path), str(exc)))
             continue
         store_sources(store, [source], report, progress)
+    present = {str(f) for f in files}
+    for folder in (p.resolve() for p in paths if p.is_dir()):
+        for source in store.sources_under(f"{folder}{os.sep}"):
+            if source not in present:
+                report.removed += store.delete_source(source)
+                report.deleted_files += 1
     return report

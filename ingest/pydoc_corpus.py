@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import pydoc
+import re
 import sys
 
 from ingest.loaders import Source, split_text
@@ -48,6 +49,9 @@ MODULES = (
 )
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
 def pydoc_sources(chunk_size: int, chunk_overlap: int) -> list[Source]:
     """Chunked sources: one per reference-manual topic (``pydoc:topic/<name>``) and one per
     module (``pydoc:module/<name>``), hashed with the Python version and chunk settings."""
@@ -58,7 +62,8 @@ def pydoc_sources(chunk_size: int, chunk_overlap: int) -> list[Source]:
     ]
     for name in MODULES:
         module = importlib.import_module(name)
-        text = pydoc.render_doc(module, renderer=pydoc.plaintext)
+        # Reprs of module-level objects carry memory addresses that change on every run.
+        text = _ADDRESS.sub("", pydoc.render_doc(module, renderer=pydoc.plaintext))
         documents.append((f"pydoc:module/{name}", f"{name} module", text))
     salt = f"{sys.version}|{chunk_size}|{chunk_overlap}".encode()
     return [

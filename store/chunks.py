@@ -22,7 +22,7 @@ import psycopg
 from langchain_core.documents import Document
 from langchain_postgres import Column, PGEngine, PGVectorStore
 
-from agentic_rag.errors import EmbeddingMismatchError, StoreUnavailableError
+from agentic_rag.errors import CollectionNotFoundError, EmbeddingMismatchError, StoreUnavailableError
 from providers.embeddings import EmbeddingModel
 
 RRF_K = 60
@@ -91,14 +91,16 @@ class ChunkStore:
     Use :meth:`open`; the constructor expects an already-checked connection.
     """
 
-    def __init__(self, url: str, collection: str, embedding: EmbeddingModel, conn: psycopg.Connection):
+    def __init__(
+        self, url: str, collection: str, embedding: EmbeddingModel, conn: psycopg.Connection, create: bool = True
+    ):
         self.url = url
         self.collection = collection
         self.embedding = embedding
         self.table = f"chunks_{collection}"
         self._conn = conn
         self._engine = PGEngine.from_connection_string(_sqlalchemy_url(url))
-        self._ensure_collection()
+        self._ensure_collection(create)
         self._vectors = PGVectorStore.create_sync(
             self._engine,
             embedding.embeddings,
@@ -108,35 +110,44 @@ class ChunkStore:
         )
 
     @classmethod
-    def open(cls, url: str, collection: str, embedding: EmbeddingModel) -> "ChunkStore":
+    def open(cls, url: str, collection: str, embedding: EmbeddingModel, create: bool = True) -> "ChunkStore":
         """Connect, create the schema if needed and check the collection's embedding model.
 
         Args:
             url: ``postgresql://`` URL of a server with the pgvector extension available.
             collection: collection name (letters, digits, ``_``).
             embedding: the model used to embed chunks and queries.
+            create: create the collection when it does not exist (ingestion); when ``False``
+                (questions), a missing collection is an error.
 
         Raises:
-            StoreUnavailableError: the server cannot be reached.
+            StoreUnavailableError: the server cannot be reached, or the URL is not PostgreSQL's.
             EmbeddingMismatchError: the collection was built with another model or dimension.
+            CollectionNotFoundError: ``create`` is ``False`` and the collection does not exist.
         """
+        if not url.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
+            raise StoreUnavailableError(
+                f"DATABASE_URL '{_redact(url)}' is not a PostgreSQL URL; use postgresql://user:password@host:port/db, "
+                "or unset it to use the embedded database"
+            )
         try:
             conn = psycopg.connect(_psycopg_url(url), connect_timeout=5, autocommit=True)
-        except psycopg.OperationalError as exc:
-            reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        except psycopg.Error as exc:
+            lines = [" ".join(line.split()) for line in str(exc).splitlines() if line.strip()]
+            reason = lines[-1] if lines else type(exc).__name__
             raise StoreUnavailableError(
                 f"cannot connect to PostgreSQL at {_redact(url)} ({reason}); start the server, fix "
                 "DATABASE_URL, or unset it to use the embedded database"
             ) from exc
         try:
-            return cls(url, collection, embedding, conn)
+            return cls(url, collection, embedding, conn, create)
         except BaseException:
             conn.close()
             raise
 
     # -- schema -------------------------------------------------------------------------------
 
-    def _ensure_collection(self) -> None:
+    def _ensure_collection(self, create: bool) -> None:
         conn = self._conn
         conn.execute("SELECT pg_advisory_lock(%s)", (_SCHEMA_LOCK,))
         try:
@@ -167,6 +178,12 @@ class ChunkStore:
                         "or ingest into another --collection"
                     )
                 return
+            if not create:
+                names = [r[0] for r in conn.execute("SELECT name FROM rag_collections ORDER BY name").fetchall()]
+                raise CollectionNotFoundError(
+                    f"no collection '{self.collection}' (existing: {', '.join(names) or 'none'}); "
+                    f"ingest documents first: agentic-rag ingest PATH --collection {self.collection}"
+                )
             # A crash between creating the table and registering it leaves orphans: start clean.
             conn.execute(f"DROP TABLE IF EXISTS {self.table}_terms, {self.table}_doclen")
             self._engine.init_vectorstore_table(
@@ -232,6 +249,14 @@ class ChunkStore:
             (self.collection, source),
         ).fetchone()
         return row[0] if row else None
+
+    def sources_under(self, prefix: str) -> list[str]:
+        """Keys of the fully ingested sources that start with ``prefix`` (a folder path + separator)."""
+        rows = self._conn.execute(
+            "SELECT source FROM rag_sources WHERE collection = %s AND starts_with(source, %s) ORDER BY source",
+            (self.collection, prefix),
+        ).fetchall()
+        return [r[0] for r in rows]
 
     def _source_chunk_ids(self, source: str) -> set[str]:
         rows = self._conn.execute(f"SELECT chunk_id FROM {self.table} WHERE source = %s", (source,)).fetchall()

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from agentic_rag.errors import (
+    CollectionNotFoundError,
+    ConfigurationError,
     EmbeddingMismatchError,
     IngestError,
     InvalidQuestionError,
@@ -154,3 +156,51 @@ def test_external_server_shared_by_concurrent_processes(cli, tmp_path, external_
         chunks = conn.execute("SELECT count(*) FROM chunks_shared_ext").fetchone()[0]
         indexed = conn.execute("SELECT count(*) FROM chunks_shared_ext_doclen").fetchone()[0]
     assert chunks == indexed == 6
+
+
+def test_asking_a_collection_that_does_not_exist(cli):
+    proc = cli("ask", "Anything there?", collection="never_ingested")
+    assert proc.returncode == CollectionNotFoundError.exit_code
+    assert "agentic-rag ingest PATH --collection never_ingested" in one_line_error(proc)
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["ask", "hi?", "--max-retries", "99"], "max_retries=99 (allowed 0–6)"),
+        (["ask", "hi?", "--collection", "bad;name"], "collection names use letters"),
+        (["ask", "hi?", "--deciders", "banana"], "deciders='banana'"),
+    ],
+)
+def test_invalid_settings(cli, args, expected):
+    proc = cli(*args)
+    assert proc.returncode == ConfigurationError.exit_code
+    assert expected in one_line_error(proc)
+
+
+def test_usage_errors_are_typer_messages_not_tracebacks(cli):
+    proc = cli("ask")
+    assert proc.returncode == 2 and "Missing argument" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_interrupted_ask_names_its_thread_for_resume(cli, data_dir):
+    import signal
+    import time
+
+    cli("ingest", str(DATA / "hotpotqa_smoke_10.jsonl"))
+    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": "cli"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agentic_rag.cli", "ask", "Which league does Donnie Smith play?"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.0)  # inside start-up or the run: either way the interrupt must be handled
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:  # the run finished before the signal arrived
+        assert "stop:" in out
+        return
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err

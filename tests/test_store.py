@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from agentic_rag.errors import EmbeddingMismatchError, IngestError, StoreUnavailableError
+from agentic_rag.errors import CollectionNotFoundError, EmbeddingMismatchError, IngestError, StoreUnavailableError
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from store.chunks import ChunkStore
 from tests.conftest import DATA
@@ -79,12 +79,34 @@ def test_missing_path_is_an_error_and_writes_nothing(make_app, tmp_path):
     app = make_app()
     with pytest.raises(IngestError, match="no such file"):
         app.ingest([tmp_path / "ok.txt", tmp_path / "missing"])
-    assert app.services.store.count() == 0
+    with pytest.raises(CollectionNotFoundError, match="ingest documents first"):
+        app.services.store  # noqa: B018 — not even the collection was created
+
+
+def test_folder_is_mirrored_and_empty_files_are_noted(make_app, tmp_path):
+    (tmp_path / "keep.txt").write_text("Kept: the axolotl regrows its limbs.")
+    (tmp_path / "gone.txt").write_text("Gone: the dodo was flightless.")
+    (tmp_path / "empty.md").write_text("  \n")
+    app = make_app()
+    first = app.ingest([tmp_path, tmp_path / "keep.txt"])  # a file named twice is read once
+    assert (first.files, first.added, first.empty) == (2, 2, [str((tmp_path / "empty.md").resolve())])
+    (tmp_path / "gone.txt").unlink()
+    second = app.ingest([tmp_path])
+    assert (second.deleted_files, second.removed, second.unchanged) == (1, 1, 1)
+    store = app.services.store
+    assert store.count() == store.lexical_index_size() == 1
+    assert store.lexical_search("dodo", 5) == []
+
+
+def test_folder_without_supported_files(make_app, tmp_path):
+    (tmp_path / "image.png").write_bytes(b"\x89PNG")
+    with pytest.raises(IngestError, match="no supported files"):
+        make_app().ingest([tmp_path])
 
 
 def test_collection_built_with_another_embedding_model(make_app):
     app = make_app()
-    assert app.services.store.count() == 0  # creates the collection with wordllama
+    assert app.services.writable_store().count() == 0  # creates the collection with wordllama
     wordllama = load_embedding_model("wordllama")
     other = EmbeddingModel("test:other-model-128", 128, wordllama.embeddings)
     with pytest.raises(EmbeddingMismatchError, match="was built with wordllama"):
