@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-
 from pydantic import ValidationError
 
 from agentic_rag.errors import AgenticRagError, ConfigurationError
