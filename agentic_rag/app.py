@@ -11,8 +11,9 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Command
 
-from agentic_rag.errors import CollectionNotFoundError, ConfigurationError, ThreadError
+from agentic_rag.errors import CollectionNotFoundError, ConfigurationError, InvalidAnswerError, ThreadError
 from deciders.base import Deciders
 from deciders.llm import LLMGenerator, LLMGrader, LLMReformulator, LLMRouter
 from deciders.rules import (
@@ -24,6 +25,8 @@ from deciders.rules import (
 from graph.builder import build_graph
 from graph.config import RunContext, Settings
 from graph.control import validate_question
+from graph.interrupts import InvalidResumeError, parse_decision
+from graph.state import AgentState, OutputState
 from ingest.loaders import Source
 from ingest.pipeline import IngestReport, collect_files, ingest_files, store_sources
 from providers.chat import load_chat_model
@@ -32,6 +35,8 @@ from store.chunks import Chunk, ChunkStore
 from store.embedded import embedded_postgres_url
 
 _FROM_SETTINGS: Any = object()
+NO_ANSWER: Any = object()
+"""Marker for "no resume value given" (``None`` is a valid JSON answer)."""
 
 
 class Services:
@@ -159,48 +164,190 @@ class App:
 
     # -- questions --------------------------------------------------------------------------
 
-    def _config(self, thread_id: str, context: RunContext) -> dict:
-        return {"configurable": {"thread_id": thread_id}, "recursion_limit": context.step_bound() + 5}
+    def _config(self, thread_id: str, context: RunContext, checkpoint_id: str | None = None) -> dict:
+        configurable = {"thread_id": thread_id, **({"checkpoint_id": checkpoint_id} if checkpoint_id else {})}
+        return {"configurable": configurable, "recursion_limit": context.step_bound() + 5}
+
+    def _run(self, graph_input: Any, thread_id: str, context: RunContext, checkpoint_id: str | None = None) -> dict:
+        config = self._config(thread_id, context, checkpoint_id)
+        self.graph.invoke(graph_input, config, context=context, durability="sync")
+        return self.result(thread_id)
+
+    def result(self, thread_id: str) -> dict:
+        """The thread's latest state as a result.
+
+        Returns:
+            The output fields (``question``, ``standalone_question``, ``answer``, ``citations``,
+            ``route``, ``stop_reason``, ``hops``, ``retries``, ``trace``, ``notes``, ``reviewed``)
+            plus ``thread_id``, ``status`` (``done``, ``interrupted`` or ``failed``) and
+            ``interrupt`` (the pending review payload, or ``None``).
+        """
+        snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
+        values = {k: v for k, v in snapshot.values.items() if k in OutputState.__annotations__}
+        interrupt = snapshot.interrupts[0].value if snapshot.interrupts else None
+        status = "interrupted" if interrupt else ("failed" if snapshot.next else "done")
+        return {"thread_id": thread_id, "status": status, "interrupt": interrupt, **values}
 
     def ask(self, question: str, thread_id: str | None = None, context: RunContext | None = None) -> dict:
         """Answer ``question`` on a thread (a new one when ``thread_id`` is ``None``).
 
         Returns:
-            The output state (``answer``, ``citations``, ``route``, ``stop_reason``, ``hops``,
-            ``retries``, ``trace``, ``notes``) plus ``thread_id``.
+            See :meth:`result`; ``status`` is ``interrupted`` when a review switched on in
+            ``context`` is waiting for an answer (continue with :meth:`resume`).
 
         Raises:
             InvalidQuestionError: empty or overlong question; nothing is written.
-            StoreUnavailableError, EmbeddingMismatchError, ConfigurationError: see their docs.
+            StoreUnavailableError, EmbeddingMismatchError, ConfigurationError,
+            CollectionNotFoundError: see their docs.
         """
         context = context or RunContext()
         question = validate_question(question, context.max_question_chars)
         thread_id = thread_id or uuid.uuid4().hex
         self.services.deciders(context)  # fail on a bad decider setting before writing anything
-        result = self.graph.invoke(
-            {"question": question}, self._config(thread_id, context), context=context, durability="sync"
-        )
-        return {"thread_id": thread_id, **result}
+        return self._run({"question": question}, thread_id, context)
 
-    def resume(self, thread_id: str) -> dict:
-        """Continue a thread whose last run was interrupted (killed, crashed) to completion, with
-        the run settings it started with.
-
-        Raises:
-            ThreadError: unknown thread, or its last run finished (nothing to resume).
-        """
-        config = {"configurable": {"thread_id": thread_id}}
-        snapshot = self.graph.get_state(config)
+    def _snapshot(self, thread_id: str):
+        snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
         if not snapshot.values:
             raise ThreadError(f"no thread '{thread_id}' in {self.settings.checkpoint_path}")
+        return snapshot
+
+    def resume(self, thread_id: str, answer: Any = NO_ANSWER, checkpoint_id: str | None = None) -> dict:
+        """Continue a thread: answer its pending review, or finish a run that was killed.
+
+        Args:
+            thread_id: the thread.
+            answer: the resume value for a pending review (see :mod:`graph.interrupts`).
+            checkpoint_id: optional; must be the thread's latest checkpoint (resuming from the
+                thread id alone is the same). To continue from an earlier one, use :meth:`replay`.
+
+        Returns:
+            See :meth:`result`.
+
+        Raises:
+            ThreadError: unknown thread, nothing to resume, an answer missing or not expected,
+                or a checkpoint id that is not the latest.
+            InvalidAnswerError: the review did not accept ``answer``; the thread is unchanged
+                and still waiting.
+        """
+        snapshot = self._snapshot(thread_id)
+        head = snapshot.config["configurable"]["checkpoint_id"]
+        if checkpoint_id is not None and checkpoint_id != head:
+            raise ThreadError(
+                f"checkpoint {checkpoint_id} is not the latest of thread '{thread_id}' ({head}); "
+                f"to continue from an earlier checkpoint use: agentic-rag replay {thread_id} --checkpoint ID"
+            )
+        context = RunContext.from_mapping(snapshot.values.get("run_context"))
+        if snapshot.interrupts:
+            pending = snapshot.interrupts[0].value
+            if answer is NO_ANSWER:
+                raise ThreadError(
+                    f"thread '{thread_id}' is waiting for an answer to its {pending['kind']} review; "
+                    f"resume it with --answer VALUE, where VALUE is {pending['accepts']}"
+                )
+            try:
+                parse_decision(pending["kind"], answer)
+            except InvalidResumeError as exc:
+                raise InvalidAnswerError(str(exc)) from None
+            result = self._run(Command(resume=answer), thread_id, context)
+            if result["interrupt"] and result["interrupt"].get("error"):
+                raise InvalidAnswerError(f"{result['interrupt']['error']}; the thread is still waiting")
+            return result
+        if answer is not NO_ANSWER:
+            raise ThreadError(f"thread '{thread_id}' is not waiting for an answer")
         if not snapshot.next:
             raise ThreadError(
                 f"thread '{thread_id}' has nothing to resume: its last run finished; "
                 f"ask a new question with --thread {thread_id}"
             )
+        return self._run(None, thread_id, context)
+
+    def threads(self, limit: int = 20) -> list[dict]:
+        """The ``limit`` most recently updated threads, newest first: ``thread_id``,
+        ``question``, ``status`` (done, interrupted, failed), ``stop_reason``, ``updated_at``."""
+        seen: list[str] = []
+        for item in self.checkpointer.list(None):
+            thread_id = item.config["configurable"]["thread_id"]
+            if thread_id not in seen:
+                seen.append(thread_id)
+                if len(seen) == limit:
+                    break
+        rows = []
+        for thread_id in seen:
+            snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
+            result = self.result(thread_id)
+            rows.append(
+                {
+                    "thread_id": thread_id,
+                    "question": snapshot.values.get("question", ""),
+                    "status": result["status"],
+                    "stop_reason": snapshot.values.get("stop_reason"),
+                    "updated_at": snapshot.created_at,
+                }
+            )
+        return rows
+
+    def history(self, thread_id: str) -> list[dict]:
+        """Every checkpoint of the thread, oldest first: ``checkpoint_id``, ``step``, ``node``
+        (the node whose writes it holds), ``created_at``, ``route``, ``query``, ``evidence``
+        (chunk ids), ``retries``, ``hops``, ``stop_reason``, ``next`` (nodes still to run).
+
+        Raises:
+            ThreadError: unknown thread.
+        """
+        self._snapshot(thread_id)
+        snapshots = list(self.graph.get_state_history({"configurable": {"thread_id": thread_id}}))[::-1]
+        rows = []
+        previous_next: tuple = ()
+        for snapshot in snapshots:
+            values = snapshot.values
+            rows.append(
+                {
+                    "checkpoint_id": snapshot.config["configurable"]["checkpoint_id"],
+                    "step": snapshot.metadata.get("step"),
+                    "node": ",".join(previous_next) if snapshot.metadata.get("source") == "loop" else "input",
+                    "created_at": snapshot.created_at,
+                    "route": values.get("route"),
+                    "query": values.get("query"),
+                    "evidence": [c["chunk_id"] for c in values.get("evidence", [])],
+                    "retries": values.get("retries"),
+                    "hops": values.get("hops"),
+                    "stop_reason": values.get("stop_reason"),
+                    "next": list(snapshot.next),
+                }
+            )
+            previous_next = snapshot.next
+        return rows
+
+    def replay(self, thread_id: str, checkpoint_id: str, updates: dict | None = None) -> dict:
+        """Time travel: continue the thread from an earlier checkpoint, optionally with edited
+        state (LangGraph ``update_state``). The thread's history forks there; the original
+        branch stays in the history.
+
+        Args:
+            thread_id: the thread.
+            checkpoint_id: a checkpoint from :meth:`history` that still has nodes to run.
+            updates: state fields to overwrite first, e.g. ``{"query": "…"}``.
+
+        Raises:
+            ThreadError: unknown thread or checkpoint, a checkpoint with nothing left to run, or
+                an update naming a field the state does not have.
+        """
+        self._snapshot(thread_id)
+        config = {"configurable": {"thread_id": thread_id, "checkpoint_id": checkpoint_id}}
+        snapshot = self.graph.get_state(config)
+        if snapshot.created_at is None:
+            raise ThreadError(f"thread '{thread_id}' has no checkpoint {checkpoint_id}; see: agentic-rag history")
+        if not snapshot.next:
+            raise ThreadError(f"checkpoint {checkpoint_id} is the end of a run: nothing to continue from it")
         context = RunContext.from_mapping(snapshot.values.get("run_context"))
-        result = self.graph.invoke(None, self._config(thread_id, context), context=context, durability="sync")
-        return {"thread_id": thread_id, **result}
+        if updates:
+            unknown = sorted(set(updates) - set(AgentState.__annotations__))
+            if unknown:
+                raise ThreadError(f"unknown state field(s) {unknown}; fields: {sorted(AgentState.__annotations__)}")
+            config = self.graph.update_state(config, updates)
+            checkpoint_id = config["configurable"]["checkpoint_id"]
+        return self._run(None, thread_id, context, checkpoint_id)
 
     def close(self) -> None:
         self.services.close()

@@ -58,26 +58,22 @@ def _open_app(settings: Settings):
 def _print_result(result: dict, as_json: bool) -> None:
     if as_json:
         keys = (
-            "thread_id",
-            "question",
-            "answer",
-            "citations",
-            "stop_reason",
-            "hops",
-            "retries",
-            "route",
-            "trace",
-            "notes",
-        )
-        typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False))
+            "thread_id", "status", "question", "standalone_question", "answer", "citations", "stop_reason",
+            "hops", "retries", "route", "trace", "notes", "reviewed", "interrupt",
+        )  # fmt: skip
+        typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False, default=str))
         return
-    typer.echo(result.get("answer", ""))
+    if result.get("answer"):
+        typer.echo(result["answer"])
     if result.get("citations"):
         typer.echo("\nSources:")
         for c in result["citations"]:
             typer.echo(f"  [{c['mark']}] {c['title']} — {c['source']} ({c['chunk_id'][:12]})")
     typer.echo("\nTrace:")
-    typer.echo(f"  route: {result.get('route')}")
+    route = result.get("route")
+    if result.get("standalone_question") and result["standalone_question"] != result.get("question"):
+        route = f"{route} · as {result['standalone_question']!r}"
+    typer.echo(f"  route: {route}")
     for hop in result.get("trace", []):
         relevant = sum(1 for v in hop.get("verdicts", {}).values() if v)
         typer.echo(
@@ -91,6 +87,34 @@ def _print_result(result: dict, as_json: bool) -> None:
         f"  stop: {result.get('stop_reason')} · hops {result.get('hops')} · retries {result.get('retries')} "
         f"· thread {result['thread_id']}"
     )
+    if result.get("interrupt"):
+        _print_interrupt(result["thread_id"], result["interrupt"])
+
+
+def _print_interrupt(thread_id: str, payload: dict) -> None:
+    typer.echo(f"\nWaiting for your {payload['kind']} review.")
+    if payload.get("error"):
+        typer.echo(f"  last answer refused: {payload['error']}")
+    if payload["kind"] == "route":
+        typer.echo(f"  route: {payload['route']} ({payload['reason']})")
+    elif payload["kind"] == "stop":
+        typer.echo(
+            f"  stopped: {payload['stop_reason']} after {payload['hops']} hop(s); tried: {payload['tried_queries']}"
+        )
+    else:
+        typer.echo(f"  draft: {payload['answer'][:300]}")
+    for view in payload.get("evidence", []):
+        typer.echo(f"  evidence {view['chunk_id']}: {view['title']} — {view['snippet'][:80]!r}")
+    typer.echo(f"  accepts: {payload['accepts']}")
+    typer.echo(f"  answer with: agentic-rag resume {thread_id} --answer VALUE")
+
+
+def _parse_answer(value: str) -> object:
+    """A JSON value when ``value`` parses as JSON, else the plain string (``approve``)."""
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return value
 
 
 @app.command()
@@ -136,8 +160,12 @@ def ask(
     max_evidence: Annotated[Optional[int], typer.Option(help="Evidence budget, in chunks.")] = None,
     retrieve_k: Annotated[Optional[int], typer.Option(help="Chunks per retrieval hop.")] = None,
     time_limit: Annotated[Optional[float], typer.Option(help="Time budget per question, seconds.")] = None,
+    review_route: Annotated[bool, typer.Option(help="Pause after routing for approval or override.")] = False,
+    review_stop: Annotated[bool, typer.Option(help="Pause when the search stops short of evidence.")] = False,
+    review_answer: Annotated[bool, typer.Option(help="Pause on the draft answer for approval or edits.")] = False,
 ) -> None:
-    """Answer a question from the ingested documents, with citations."""
+    """Answer a question from the ingested documents, with citations. The thread id is printed
+    on stderr first; a run that pauses for review or is interrupted continues with `resume`."""
     context = RunContext.from_mapping(
         {
             "deciders": deciders,
@@ -145,10 +173,14 @@ def ask(
             "max_evidence": max_evidence,
             "retrieve_k": retrieve_k,
             "time_limit_s": time_limit,
+            "review_route": review_route,
+            "review_stop": review_stop,
+            "review_answer": review_answer,
         }
     )
     application = _open_app(_settings(data_dir, collection, embedding))
     thread = thread or uuid.uuid4().hex
+    typer.echo(f"thread: {thread}", err=True)
     try:
         result = application.ask(question, thread_id=thread, context=context)
     except KeyboardInterrupt:
@@ -162,15 +194,93 @@ def ask(
 @app.command()
 def resume(
     thread: Annotated[str, typer.Argument(help="Thread id to continue.")],
+    answer: Annotated[
+        Optional[str], typer.Option("--answer", help="Answer to the pending review: JSON, or a word such as approve.")
+    ] = None,
+    checkpoint: Annotated[Optional[str], typer.Option("--checkpoint", help="Must be the latest checkpoint.")] = None,
     as_json: AsJson = False,
     data_dir: DataDir = None,
     collection: Collection = None,
     embedding: Embedding = None,
 ) -> None:
-    """Continue a thread whose run was interrupted (Ctrl-C, crash) from its last checkpoint."""
+    """Answer a thread's pending review, or finish a run that was interrupted (Ctrl-C, crash)."""
+    from agentic_rag.app import NO_ANSWER
+
     application = _open_app(_settings(data_dir, collection, embedding))
     try:
-        result = application.resume(thread)
+        value = NO_ANSWER if answer is None else _parse_answer(answer)
+        result = application.resume(thread, value, checkpoint_id=checkpoint)
+    finally:
+        application.close()
+    _print_result(result, as_json)
+
+
+@app.command()
+def threads(
+    limit: Annotated[int, typer.Option(help="How many threads.")] = 20,
+    as_json: AsJson = False,
+    data_dir: DataDir = None,
+) -> None:
+    """Recent threads: status (done, interrupted, failed), last update and question."""
+    application = _open_app(_settings(data_dir, None))
+    try:
+        rows = application.threads(limit)
+    finally:
+        application.close()
+    if as_json:
+        typer.echo(json.dumps(rows, ensure_ascii=False, default=str))
+        return
+    for row in rows:
+        typer.echo(f"{row['thread_id']}  {row['status']:<11} {str(row['updated_at'])[:19]}  {row['question'][:70]}")
+
+
+@app.command()
+def history(
+    thread: Annotated[str, typer.Argument(help="Thread id.")],
+    as_json: AsJson = False,
+    data_dir: DataDir = None,
+) -> None:
+    """Every checkpoint of a thread: step, node, route, query, kept evidence, retries, stop."""
+    application = _open_app(_settings(data_dir, None))
+    try:
+        rows = application.history(thread)
+    finally:
+        application.close()
+    if as_json:
+        typer.echo(json.dumps(rows, ensure_ascii=False, default=str))
+        return
+    for row in rows:
+        query = (row["query"] or "")[:50]
+        typer.echo(
+            f"{row['checkpoint_id']}  step {row['step']:>2}  {row['node']:<13} route={row['route'] or '-'} "
+            f"query={query!r} evidence={len(row['evidence'])} retries={row['retries']} "
+            f"stop={row['stop_reason'] or '-'} next={','.join(row['next']) or '-'}"
+        )
+
+
+@app.command()
+def replay(
+    thread: Annotated[str, typer.Argument(help="Thread id.")],
+    checkpoint: Annotated[str, typer.Option("--checkpoint", help="Checkpoint id (see history).")],
+    set_: Annotated[
+        Optional[list[str]],
+        typer.Option("--set", help="Edit state first: FIELD=JSON (repeatable), e.g. query='\"x\"'."),
+    ] = None,
+    as_json: AsJson = False,
+    data_dir: DataDir = None,
+    collection: Collection = None,
+    embedding: Embedding = None,
+) -> None:
+    """Time travel: continue a thread from an earlier checkpoint (its history forks there)."""
+    updates = {}
+    for item in set_ or []:
+        field, sep, raw = item.partition("=")
+        if not sep or not field:
+            raise ConfigurationError(f"--set {item!r}: use FIELD=VALUE")
+        updates[field] = _parse_answer(raw)
+    application = _open_app(_settings(data_dir, collection, embedding))
+    try:
+        result = application.replay(thread, checkpoint, updates or None)
     finally:
         application.close()
     _print_result(result, as_json)

@@ -50,3 +50,9 @@ class CollectionNotFoundError(AgenticRagError):
     """A question was asked of a collection that does not exist or holds no chunks."""
 
     exit_code = 8
+
+
+class InvalidAnswerError(AgenticRagError):
+    """A review (interrupt) did not accept the answer given; the thread still waits for one."""
+
+    exit_code = 9

@@ -24,6 +24,9 @@ class RouteDecision:
     reason: str
     decider: str
     note: str | None = None
+    standalone_question: str | None = None
+    """The question rewritten to stand alone when it refers to earlier turns ("and when was he
+    born?" → "when was Neil Peart born?"); ``None`` when it already stands alone."""
 
 
 @dataclass
@@ -61,7 +64,8 @@ class Answer:
 
 
 class Router(Protocol):
-    """Decides whether a turn needs documents. When unsure it must choose ``retrieve``."""
+    """Decides whether a turn needs documents (when unsure: ``retrieve``), and rewrites a
+    follow-up that leans on the conversation into a self-contained question."""
 
     def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision: ...
 

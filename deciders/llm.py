@@ -40,6 +40,7 @@ MAX_PASSAGE_CHARS = 2000
 class RouteOut(BaseModel):
     route: Literal["retrieve", "direct"]
     reason: str = ""
+    standalone_question: str = ""
 
 
 class ChunkOut(BaseModel):
@@ -119,7 +120,10 @@ class LLMRouter:
         out, note = ask_structured(self.model, RouteOut, route_prompts.SYSTEM, user)
         if out is None:
             return RouteDecision("retrieve", "fallback: retrieve when unsure", self.name, note)
-        return RouteDecision(out.route, out.reason, self.name)
+        standalone = out.standalone_question.strip()
+        if standalone and (not conversation or standalone == question or len(standalone) > 2000):
+            standalone = ""
+        return RouteDecision(out.route, out.reason, self.name, standalone_question=standalone or None)
 
 
 class LLMGrader:

@@ -115,9 +115,37 @@ def citation_marks(cited: Sequence[str]) -> dict[str, int]:
     return marks
 
 
+_PRONOUN = re.compile(r"\b(he|she|him|her|it|they|them|his|its|their)\b", re.IGNORECASE)
+_POSSESSIVE = {"his", "its", "their"}
+_LEADING_CONNECTIVE = re.compile(r"^(?:and|so|also|then)\b[\s,]*", re.IGNORECASE)
+_CITATION_MARK = re.compile(r"\s*\[\d+\]")
+
+
+def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | None:
+    """Rule-based anaphora resolution for follow-ups: replace the first personal pronoun with the
+    entity the previous turn was about (the first name in the previous answer, else in the
+    previous question). Returns ``None`` when the question has no pronoun or no earlier turn."""
+    match = _PRONOUN.search(question)
+    if not match or not conversation:
+        return None
+    previous = [m for m in conversation if m.type in ("human", "ai")][-2:]
+    entity = None
+    for message in reversed(previous):  # the answer first, then the question it answered
+        found = names(_CITATION_MARK.sub("", str(message.content)))
+        if found:
+            entity = found[0]
+            break
+    if entity is None:
+        return None
+    replacement = f"{entity}'s" if match.group(1).lower() in _POSSESSIVE else entity
+    rewritten = question[: match.start()] + replacement + question[match.end() :]
+    return _LEADING_CONNECTIVE.sub("", rewritten).strip()
+
+
 class RuleRouter:
     """Routes a turn to ``direct`` only when every word is small talk (greeting, thanks,
-    acknowledgement, farewell) and it asks nothing; anything else retrieves."""
+    acknowledgement, farewell) and it asks nothing; anything else retrieves. Follow-ups are made
+    self-contained with :func:`contextualize`."""
 
     def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision:
         words = re.findall(r"[a-z']+", question.lower())
@@ -128,7 +156,9 @@ class RuleRouter:
             and all(w in _SMALL_TALK for w in words)
         ):
             return RouteDecision("direct", "small talk: no documents needed", NAME)
-        return RouteDecision("retrieve", "asks for information", NAME)
+        standalone = contextualize(question, conversation)
+        reason = "asks for information" + (" (follow-up made self-contained)" if standalone else "")
+        return RouteDecision("retrieve", reason, NAME, standalone_question=standalone)
 
 
 CHAIN_WEIGHT = 0.8

@@ -23,9 +23,9 @@ from agentic_rag.errors import ConfigurationError
 
 DeciderMode = Literal["auto", "llm", "rules"]
 MAX_RETRIES_LIMIT = 6
-"""Highest ``max_retries`` accepted: keeps the worst case (3 × 6 + 4 = 22 steps) under
-LangGraph's default recursion limit of 25, so even a caller that sets no limit is stopped by
-the caps, never by the recursion limit."""
+"""Highest ``max_retries`` accepted: keeps the worst case without reviews (3 × 6 + 4 = 22 steps)
+under LangGraph's default recursion limit of 25, so even a caller that sets no limit is stopped
+by the caps, never by the recursion limit."""
 
 
 def default_data_dir() -> Path:
@@ -106,6 +106,14 @@ class RunContext:
     """Model-free grader: lowest score (0–1) for a chunk to count as relevant."""
     max_question_chars: int = 4000
     """Longest question accepted, in characters."""
+    review_route: bool = False
+    """Interrupt after routing so a human can approve or override the route."""
+    review_stop: bool = False
+    """Interrupt when the loop stops without enough evidence so a human can supply a query (one
+    more hop), accept the caveat answer, or stop."""
+    review_answer: bool = False
+    """Interrupt before returning an answer so a human can approve it, edit it, or drop evidence
+    chunks and have it regenerated."""
 
     def __post_init__(self) -> None:
         ranges = {
@@ -121,6 +129,11 @@ class RunContext:
             f"{name}={getattr(self, name)!r} (allowed {low}–{high})"
             for name, (low, high) in ranges.items()
             if not isinstance(getattr(self, name), (int, float)) or not low <= getattr(self, name) <= high
+        ]
+        problems += [
+            f"{name}={getattr(self, name)!r} (allowed true, false)"
+            for name in ("review_route", "review_stop", "review_answer")
+            if not isinstance(getattr(self, name), bool)
         ]
         if self.deciders not in ("auto", "llm", "rules"):
             problems.append(f"deciders={self.deciders!r} (allowed auto, llm, rules)")
@@ -138,9 +151,10 @@ class RunContext:
         return cls(**values)
 
     def step_bound(self) -> int:
-        """Most graph steps one question can take: route, ``max_retries + 1`` hops of retrieve
-        and grade, ``max_retries`` reformulations, generate."""
-        return 1 + 2 * (self.max_retries + 1) + self.max_retries + 1
+        """Most graph steps one invocation can take: route (and its review), ``max_retries + 1``
+        hops of retrieve and grade, ``max_retries`` reformulations, the stop review, generate
+        and the answer review. A resumed interrupt starts a new invocation."""
+        return 1 + int(self.review_route) + 2 * (self.max_retries + 1) + self.max_retries + 1 + 1 + 1
 
 
 def run_context(context: "RunContext | dict | None") -> "RunContext":

@@ -22,9 +22,14 @@ StopReason = Literal[
     "no_progress",  # the last hop's chunks overlapped earlier ones ≥ overlap_stop
     "max_retries",
     "repeated_query",  # the reformulator produced a query already tried
+    "stopped_by_reviewer",
 ]
 ANSWER_STOPS = {"sufficient_evidence", "evidence_budget"}
 """Stops after which the generator answers; after the others it answers in caveat mode."""
+MAX_HUMAN_HOPS = 2
+"""Extra hops a reviewer may grant per question at the stop review."""
+CAVEAT_SHOWN = 3
+"""Chunks of the last hop shown in a caveat answer when no evidence was kept."""
 
 
 def validate_question(question: object, max_chars: int) -> str:
@@ -65,3 +70,23 @@ def is_repeated(query: str, tried: list[str]) -> bool:
     words, stemming and word order are ignored)."""
     normal = normalise_query(query)
     return any(normalise_query(t) == normal for t in tried)
+
+
+def wants_stop_review(state: AgentState) -> bool:
+    """Whether a stop without enough evidence goes to the human stop review first."""
+    return (
+        bool(state.get("run_context", {}).get("review_stop"))
+        and state.get("stop_reason") not in ANSWER_STOPS
+        and state.get("human_hops", 0) < MAX_HUMAN_HOPS
+    )
+
+
+def generation_plan(state: AgentState) -> tuple[str, list]:
+    """(mode, evidence) for the generator: ``direct`` for small talk; ``answer`` from the kept
+    evidence after an answering stop; otherwise ``caveat`` with the evidence, or when none was
+    kept, the best ``CAVEAT_SHOWN`` chunks of the last hop."""
+    if state.get("route") == "direct":
+        return "direct", []
+    if state.get("stop_reason") in ANSWER_STOPS:
+        return "answer", list(state.get("evidence", []))
+    return "caveat", list(state.get("evidence") or state.get("chunks", [])[:CAVEAT_SHOWN])

@@ -62,6 +62,7 @@ class InputState(TypedDict):
 
 class OutputState(TypedDict, total=False):
     question: str
+    standalone_question: str
     answer: str
     citations: list[Citation]
     route: str
@@ -70,10 +71,14 @@ class OutputState(TypedDict, total=False):
     retries: int
     trace: list[HopTrace]
     notes: list[str]
+    reviewed: str
 
 
 class AgentState(TypedDict, total=False):
     question: str
+    standalone_question: str
+    """The question made self-contained from the conversation (equal to ``question`` for a
+    first turn); graded against, searched for, and answered."""
     messages: Annotated[list[AnyMessage], add_messages]
     route: str
     """``retrieve`` or ``direct``."""
@@ -98,6 +103,10 @@ class AgentState(TypedDict, total=False):
     elapsed_ms: float
     """Time spent working on this question so far, in milliseconds (resumes are not charged
     for the time a run spent stopped)."""
+    human_hops: int
+    """Extra hops a reviewer granted at the stop review (at most ``MAX_HUMAN_HOPS``)."""
+    reviewed: str
+    """Outcome of the answer review: ``approved``, ``edited``, or empty."""
     run_context: dict
     """The run settings this question started with (``RunContext`` as a dict), so that resuming
     a killed run continues under the same caps — LangGraph does not checkpoint the context."""
@@ -107,6 +116,7 @@ def fresh_turn(question: str) -> dict:
     """Values of every per-question field at the start of a turn."""
     return {
         "question": question,
+        "standalone_question": question,
         "route": "",
         "route_reason": "",
         "query": question,
@@ -123,4 +133,6 @@ def fresh_turn(question: str) -> dict:
         "trace": [],
         "notes": [],
         "elapsed_ms": 0.0,
+        "human_hops": 0,
+        "reviewed": "",
     }

@@ -6,13 +6,10 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from graph.config import RunContext, run_context
-from graph.control import ANSWER_STOPS
+from graph.control import generation_plan
 from graph.services import GraphServices
 from graph.state import AgentState, Citation
 from nodes import stopwatch
-
-CAVEAT_SHOWN = 3
-"""Chunks of the last hop shown in a caveat answer when no evidence was kept."""
 
 
 def make_node(services: GraphServices):
@@ -20,16 +17,12 @@ def make_node(services: GraphServices):
         """Answer from the kept evidence when the loop stopped with enough of it; otherwise say
         plainly that the documents do not hold the answer and show what was found."""
         ctx = run_context(runtime.context)
-        if state.get("route") == "direct":
-            mode, evidence = "direct", []
-        elif state.get("stop_reason") in ANSWER_STOPS:
-            mode, evidence = "answer", state.get("evidence", [])
-        else:
-            mode = "caveat"
-            evidence = state.get("evidence") or state.get("chunks", [])[:CAVEAT_SHOWN]
+        mode, evidence = generation_plan(state)
         conversation = list(state.get("messages", []))[:-1]
         with stopwatch() as ms:
-            answer = services.deciders(ctx).generator.generate(state["question"], evidence, mode, conversation)
+            answer = services.deciders(ctx).generator.generate(
+                state.get("standalone_question") or state["question"], evidence, mode, conversation
+            )
         by_id = {c["chunk_id"]: c for c in evidence}
         citations = [
             Citation(mark=mark, chunk_id=cid, source=services.describe_source(by_id[cid]), title=by_id[cid]["title"])

@@ -30,7 +30,9 @@ def make_node(services: GraphServices):
         chunks = state.get("chunks", [])
         evidence = state.get("evidence", [])
         with stopwatch() as ms:
-            grading = services.deciders(ctx).grader.grade(state["question"], state["query"], chunks, evidence)
+            grading = services.deciders(ctx).grader.grade(
+                state.get("standalone_question") or state["question"], state["query"], chunks, evidence
+            )
         by_id = {v.chunk_id: v for v in grading.verdicts}
         relevant = [
             {**c, "relevance": by_id[c["chunk_id"]].score}

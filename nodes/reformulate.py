@@ -19,7 +19,10 @@ def make_node(services: GraphServices):
         tried = state.get("tried_queries", [])
         with stopwatch() as ms:
             result = services.deciders(ctx).reformulator.reformulate(
-                state["question"], tried, state.get("evidence", []), state.get("chunks", [])
+                state.get("standalone_question") or state["question"],
+                tried,
+                state.get("evidence", []),
+                state.get("chunks", []),
             )
         trace = [*state.get("trace", [])]
         trace[-1] = {

@@ -28,7 +28,10 @@ def make_node(services: GraphServices):
         with stopwatch() as ms:
             decision = services.deciders(ctx).router.route(question, conversation)
         update = fresh_turn(question)
+        standalone = decision.standalone_question or question
         update.update(
+            standalone_question=standalone,
+            query=standalone,
             messages=[HumanMessage(question)],
             route=decision.route,
             route_reason=f"{decision.reason} ({decision.decider})",

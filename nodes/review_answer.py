@@ -1,0 +1,63 @@
+"""Review the draft answer (optional interrupt): a human approves it, edits it, or drops
+evidence chunks and has it regenerated."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from langchain_core.messages import AIMessage, RemoveMessage
+from langgraph.graph import END
+from langgraph.types import Command
+
+from graph.control import generation_plan
+from graph.interrupts import ANSWER_ACCEPTS, AnswerDecisionIn, AnswerReview, ask_reviewer, evidence_views
+from graph.state import AgentState
+
+
+def review_answer(state: AgentState) -> Command[Literal["generate", "__end__"]]:
+    """Interrupt with an :class:`AnswerReview`.
+
+    * approve — end with the draft;
+    * edit — end with the reviewer's text (citations kept where their ``[mark]`` remains);
+    * drop — remove the chunks from the evidence and regenerate (the draft leaves the
+      conversation); unknown chunk ids are refused and the reviewer asked again.
+    """
+    _, evidence = generation_plan(state)
+    known = {c["chunk_id"] for c in evidence}
+    payload = AnswerReview(
+        kind="answer",
+        question=state["question"],
+        answer=state.get("answer", ""),
+        citations=list(state.get("citations", [])),
+        stop_reason=state.get("stop_reason"),
+        evidence=evidence_views(evidence),
+        accepts=ANSWER_ACCEPTS,
+        error=None,
+    )
+
+    def ids_known(decision: AnswerDecisionIn) -> str | None:
+        unknown = sorted(set(decision.chunk_ids or []) - known)
+        return f"not in the evidence: {unknown}; evidence ids: {sorted(known)}" if unknown else None
+
+    decision = ask_reviewer(dict(payload), ids_known)
+    if decision.action == "approve":
+        return Command(update={"reviewed": "approved"}, goto=END)
+    draft = state["messages"][-1]
+    if decision.action == "edit":
+        marks = {int(m) for m in re.findall(r"\[(\d+)\]", decision.answer)}
+        update = {
+            "answer": decision.answer,
+            "citations": [c for c in state.get("citations", []) if c["mark"] in marks],
+            "messages": [AIMessage(decision.answer, id=draft.id)],
+            "reviewed": "edited",
+        }
+        return Command(update=update, goto=END)
+    dropped = set(decision.chunk_ids)
+    update = {
+        "evidence": [c for c in state.get("evidence", []) if c["chunk_id"] not in dropped],
+        "chunks": [c for c in state.get("chunks", []) if c["chunk_id"] not in dropped],
+        "messages": [RemoveMessage(id=draft.id)],
+        "notes": [*state.get("notes", []), f"review: dropped {len(dropped)} chunk(s) and regenerated"],
+    }
+    return Command(update=update, goto="generate")
