@@ -253,13 +253,13 @@ class App:
             if result["interrupt"] and result["interrupt"].get("error"):
                 raise InvalidAnswerError(f"{result['interrupt']['error']}; the thread is still waiting")
             return result
-        if answer is not NO_ANSWER:
-            raise ThreadError(f"thread '{thread_id}' is not waiting for an answer")
         if not snapshot.next:
             raise ThreadError(
                 f"thread '{thread_id}' has nothing to resume: its last run finished; "
                 f"ask a new question with --thread {thread_id}"
             )
+        if answer is not NO_ANSWER:
+            raise ThreadError(f"thread '{thread_id}' is not waiting for an answer; resume it without --answer")
         return self._run(None, thread_id, context)
 
     def threads(self, limit: int = 20) -> list[dict]:
@@ -334,7 +334,7 @@ class App:
                 an update naming a field the state does not have.
         """
         self._snapshot(thread_id)
-        config = {"configurable": {"thread_id": thread_id, "checkpoint_id": checkpoint_id}}
+        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}}
         snapshot = self.graph.get_state(config)
         if snapshot.created_at is None:
             raise ThreadError(f"thread '{thread_id}' has no checkpoint {checkpoint_id}; see: agentic-rag history")

@@ -16,8 +16,10 @@ from agentic_rag.errors import (
     ConfigurationError,
     EmbeddingMismatchError,
     IngestError,
+    InvalidAnswerError,
     InvalidQuestionError,
     StoreUnavailableError,
+    ThreadError,
 )
 from tests.conftest import DATA
 
@@ -202,3 +204,30 @@ def test_interrupted_ask_names_its_thread_for_resume(cli, data_dir):
         return
     assert proc.returncode == 130, err
     assert f"agentic-rag resume {thread}" in err and "Traceback" not in err
+
+
+def test_review_resume_threads_history_and_replay_from_the_command_line(cli):
+    cli("ingest", str(DATA / "hotpotqa_smoke_10.jsonl"))
+    paused = json.loads(cli("ask", "Which league does Donnie Smith play in?", "--review-answer", "--json").stdout)
+    assert paused["status"] == "interrupted" and paused["interrupt"]["kind"] == "answer"
+    thread = paused["thread_id"]
+    human = cli("resume", thread)
+    assert human.returncode == ThreadError.exit_code and "--answer VALUE" in one_line_error(human)
+    refused = cli("resume", thread, "--answer", '{"action": "edit"}')
+    assert refused.returncode == InvalidAnswerError.exit_code and "non-empty" in one_line_error(refused)
+    done = json.loads(cli("resume", thread, "--answer", '{"action": "edit", "answer": "MLS [1]"}', "--json").stdout)
+    assert (done["status"], done["answer"], done["reviewed"]) == ("done", "MLS [1]", "edited")
+
+    listed = json.loads(cli("threads", "--json", "--limit", "100").stdout)
+    assert {"thread_id": thread, "status": "done"}.items() <= next(
+        t for t in listed if t["thread_id"] == thread
+    ).items()
+    rows = json.loads(cli("history", thread, "--json").stdout)
+    assert [r["node"] for r in rows][-2:] == ["generate", "review_answer"]
+    start = next(r for r in rows if r["next"] == ["retrieve"])
+    forked = cli(
+        "replay", thread, "--checkpoint", start["checkpoint_id"], "--set", "query=New England Revolution", "--json"
+    )
+    assert forked.returncode == 0, forked.stderr
+    assert json.loads(forked.stdout)["trace"][0]["query"] == "New England Revolution"
+    assert "step" in cli("history", thread).stdout

@@ -1,0 +1,155 @@
+"""Human-in-the-loop reviews, checkpoint history, replay and follow-ups, on the real SQLite saver
+and embedded PostgreSQL. LLM paths use the scripted fake chat model to count calls."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentic_rag.errors import InvalidAnswerError, ThreadError
+from graph.config import RunContext
+from tests.conftest import DATA, first_passage_number, scripted
+
+DONNIE = "Which league does Donnie Smith play in?"
+UNANSWERABLE = "What is the boiling point of liquid tungsten in kelvin?"
+
+
+def counting_model():
+    return scripted(
+        route='{"route": "retrieve", "reason": "factual"}',
+        grade=lambda p: '{"relevant": %s}' % ("true" if "Donnie" in p.split("Passage")[1] else "false"),
+        sufficient='{"sufficient": true}',
+        generate=lambda p: f"Major League Soccer [{first_passage_number(p.split('Evidence:')[1])}].",
+    )
+
+
+@pytest.fixture
+def llm_app(make_app):
+    def factory():
+        model = counting_model()
+        app = make_app(collection="hotpot_smoke", chat_model=model)
+        app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+        return app, model
+
+    return factory
+
+
+def test_answer_review_approve_edit_and_drop_each_call_the_model_once_per_round(llm_app):
+    app, model = llm_app()
+    paused = app.ask(DONNIE, context=RunContext(review_answer=True))
+    assert paused["status"] == "interrupted"
+    review = paused["interrupt"]
+    assert review["kind"] == "answer" and review["answer"].startswith("Major League Soccer")
+    assert [e["title"] for e in review["evidence"]] == ["Donnie Smith"]
+    calls_before = dict(model.calls)
+    assert calls_before == {"route": 1, "grade": 5, "sufficient": 1, "generate": 1}
+
+    # Dropping the only chunk regenerates once (caveat mode, nothing left) and asks again.
+    dropped = app.resume(paused["thread_id"], {"action": "drop", "chunk_ids": [review["evidence"][0]["chunk_id"]]})
+    assert dropped["status"] == "interrupted" and dropped["interrupt"]["evidence"] != review["evidence"]
+    assert model.calls == {**calls_before, "generate": 2}
+
+    edited = app.resume(paused["thread_id"], {"action": "edit", "answer": "MLS, per [1]."})
+    assert edited["status"] == "done" and edited["answer"] == "MLS, per [1]." and edited["reviewed"] == "edited"
+    assert model.calls == {**calls_before, "generate": 2}  # the edit called no model
+    state = app.graph.get_state({"configurable": {"thread_id": paused["thread_id"]}}).values
+    assert [m.type for m in state["messages"]] == ["human", "ai"] and state["messages"][-1].content == "MLS, per [1]."
+
+    again = app.ask(DONNIE, context=RunContext(review_answer=True))
+    approved = app.resume(again["thread_id"], "approve")
+    assert approved["status"] == "done" and approved["reviewed"] == "approved"
+    assert approved["answer"] == again["answer"]
+
+
+def test_invalid_answers_are_refused_and_the_thread_stays_resumable(llm_app):
+    app, model = llm_app()
+    paused = app.ask(DONNIE, context=RunContext(review_answer=True))
+    thread = paused["thread_id"]
+    with pytest.raises(InvalidAnswerError, match="accepted"):
+        app.resume(thread, {"action": "publish"})
+    with pytest.raises(InvalidAnswerError, match="not in the evidence"):
+        app.resume(thread, {"action": "drop", "chunk_ids": ["nope"]})
+    with pytest.raises(ThreadError, match="waiting for an answer to its answer review"):
+        app.resume(thread)
+    assert app.result(thread)["status"] == "interrupted"
+    assert model.calls["generate"] == 1  # refused answers re-ran no model call
+    assert app.resume(thread, "approve")["status"] == "done"
+    with pytest.raises(ThreadError, match="nothing to resume"):
+        app.resume(thread, "approve")
+
+
+def test_stop_review_grants_one_more_hop_accepts_or_stops(hotpot_app):
+    context = RunContext(deciders="rules", max_retries=0, review_stop=True)
+    paused = hotpot_app.ask(UNANSWERABLE, context=context)
+    assert paused["status"] == "interrupted" and paused["interrupt"]["kind"] == "stop"
+    thread = paused["thread_id"]
+    with pytest.raises(InvalidAnswerError, match="already tried"):
+        hotpot_app.resume(thread, {"action": "query", "query": UNANSWERABLE.upper()})
+    steered = hotpot_app.resume(thread, {"action": "query", "query": "Donnie Smith Major League Soccer"})
+    assert steered["hops"] == 2
+    assert steered["trace"][1]["query_by"] == "reviewer"
+    if steered["status"] == "interrupted":  # still not enough evidence: the reviewer is asked again
+        done = hotpot_app.resume(thread, "accept")
+        assert done["status"] == "done" and done["answer"].startswith("The documents do not contain")
+
+    stopped = hotpot_app.ask(UNANSWERABLE, context=context)
+    final = hotpot_app.resume(stopped["thread_id"], "stop")
+    assert (final["status"], final["stop_reason"], final["citations"]) == ("done", "stopped_by_reviewer", [])
+
+
+def test_route_review_can_override(hotpot_app):
+    paused = hotpot_app.ask("thanks!", context=RunContext(deciders="rules", review_route=True))
+    assert paused["interrupt"]["kind"] == "route" and paused["interrupt"]["route"] == "direct"
+    result = hotpot_app.resume(paused["thread_id"], {"action": "override", "route": "retrieve"})
+    assert result["route"] == "retrieve" and result["hops"] >= 1
+
+
+def test_resume_by_thread_or_by_head_checkpoint_gives_the_same_result(hotpot_app):
+    context = RunContext(deciders="rules", review_answer=True)
+    one = hotpot_app.ask(DONNIE, context=context)
+    two = hotpot_app.ask(DONNIE, context=context)
+    head = hotpot_app.graph.get_state({"configurable": {"thread_id": two["thread_id"]}}).config
+    by_thread = hotpot_app.resume(one["thread_id"], "approve")
+    by_checkpoint = hotpot_app.resume(two["thread_id"], "approve", checkpoint_id=head["configurable"]["checkpoint_id"])
+    for key in ("answer", "citations", "stop_reason", "hops", "status"):
+        assert by_thread[key] == by_checkpoint[key], key
+    old = hotpot_app.history(one["thread_id"])[1]["checkpoint_id"]
+    with pytest.raises(ThreadError, match="not the latest"):
+        hotpot_app.resume(one["thread_id"], checkpoint_id=old)
+
+
+def test_history_and_replay_with_edited_state(hotpot_app):
+    context = RunContext(deciders="rules", max_retries=1)
+    done = hotpot_app.ask(UNANSWERABLE, context=context)
+    rows = hotpot_app.history(done["thread_id"])
+    assert [r["node"] for r in rows[:4]] == ["input", "__start__", "route", "retrieve"]
+    assert rows[-1]["node"] == "generate" and rows[-1]["next"] == []
+    assert rows[-1]["stop_reason"] == done["stop_reason"]
+    before_retrieve = next(r for r in rows if r["next"] == ["retrieve"])
+    forked = hotpot_app.replay(
+        done["thread_id"], before_retrieve["checkpoint_id"], {"query": "Donnie Smith New England Revolution"}
+    )
+    assert forked["trace"][0]["query"] == "Donnie Smith New England Revolution"
+    assert len(hotpot_app.history(done["thread_id"])) > len(rows)  # the fork is in the history
+    with pytest.raises(ThreadError, match="nothing to continue"):
+        hotpot_app.replay(done["thread_id"], rows[-1]["checkpoint_id"])
+    with pytest.raises(ThreadError, match="unknown state field"):
+        hotpot_app.replay(done["thread_id"], before_retrieve["checkpoint_id"], {"bogus": 1})
+
+
+def test_threads_list_status(hotpot_app):
+    paused = hotpot_app.ask(DONNIE, context=RunContext(deciders="rules", review_answer=True))
+    finished = hotpot_app.ask(DONNIE, context=RunContext(deciders="rules"))
+    rows = {r["thread_id"]: r for r in hotpot_app.threads(limit=50)}
+    assert rows[paused["thread_id"]]["status"] == "interrupted"
+    assert rows[finished["thread_id"]]["status"] == "done"
+    assert rows[finished["thread_id"]]["question"] == DONNIE
+
+
+def test_follow_up_is_made_self_contained(hotpot_app):
+    first = hotpot_app.ask("Who is Donnie Smith?", context=RunContext(deciders="rules"))
+    follow = hotpot_app.ask("and which league does he play in?", thread_id=first["thread_id"],
+                            context=RunContext(deciders="rules"))  # fmt: skip
+    assert "he" not in follow["standalone_question"].split()
+    assert "Donnie" in follow["standalone_question"] or "Donald" in follow["standalone_question"]
+    assert follow["trace"][0]["query"] == follow["standalone_question"]
+    assert "Donnie Smith" in {c["title"] for c in follow["citations"]}
