@@ -168,8 +168,17 @@ class App:
         configurable = {"thread_id": thread_id, **({"checkpoint_id": checkpoint_id} if checkpoint_id else {})}
         return {"configurable": configurable, "recursion_limit": context.step_bound() + 5}
 
-    def _run(self, graph_input: Any, thread_id: str, context: RunContext, checkpoint_id: str | None = None) -> dict:
+    def _run(
+        self,
+        graph_input: Any,
+        thread_id: str,
+        context: RunContext,
+        checkpoint_id: str | None = None,
+        callbacks: list | None = None,
+    ) -> dict:
         config = self._config(thread_id, context, checkpoint_id)
+        if callbacks:
+            config["callbacks"] = callbacks
         self.graph.invoke(graph_input, config, context=context, durability="sync")
         return self.result(thread_id)
 
@@ -188,8 +197,15 @@ class App:
         status = "interrupted" if interrupt else ("failed" if snapshot.next else "done")
         return {"thread_id": thread_id, "status": status, "interrupt": interrupt, **values}
 
-    def ask(self, question: str, thread_id: str | None = None, context: RunContext | None = None) -> dict:
-        """Answer ``question`` on a thread (a new one when ``thread_id`` is ``None``).
+    def ask(
+        self,
+        question: str,
+        thread_id: str | None = None,
+        context: RunContext | None = None,
+        callbacks: list | None = None,
+    ) -> dict:
+        """Answer ``question`` on a thread (a new one when ``thread_id`` is ``None``);
+        ``callbacks`` are LangChain callback handlers for the run (e.g. token counting).
 
         Returns:
             See :meth:`result`; ``status`` is ``interrupted`` when a review switched on in
@@ -204,7 +220,7 @@ class App:
         question = validate_question(question, context.max_question_chars)
         thread_id = thread_id or uuid.uuid4().hex
         self.services.deciders(context)  # fail on a bad decider setting before writing anything
-        return self._run({"question": question}, thread_id, context)
+        return self._run({"question": question}, thread_id, context, callbacks=callbacks)
 
     def _snapshot(self, thread_id: str):
         snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})

@@ -286,6 +286,54 @@ def replay(
     _print_result(result, as_json)
 
 
+@app.command("eval")
+def evaluate(
+    dataset: Annotated[Path, typer.Argument(help="HotpotQA/2Wiki/MuSiQue .jsonl, or a SQuAD 2.0 *_queries.json.")],
+    modes: Annotated[str, typer.Option(help="Comma-separated: standard, agentic.")] = "standard,agentic",
+    k: Annotated[int, typer.Option("--k", help="Chunks handed to the generator in every mode.")] = 5,
+    limit: Annotated[Optional[int], typer.Option(help="Only the first N questions.")] = None,
+    out: Annotated[Optional[Path], typer.Option(help="Output folder (default eval-out/<dataset>).")] = None,
+    dataset_format: Annotated[
+        Optional[str], typer.Option("--format", help="hotpotqa | musique | squad (detected when omitted).")
+    ] = None,
+    deciders: Deciders = None,
+    max_retries: Annotated[int, typer.Option(help="Reformulations allowed in agentic mode.")] = 2,
+    data_dir: DataDir = None,
+) -> None:
+    """Compare standard (single-shot) and agentic RAG on a QA dataset pooled into one corpus.
+    Ctrl-C keeps the results so far; the same command continues where it stopped."""
+    from evaluation.datasets import detect_format
+    from evaluation.report import write_report
+    from evaluation.runner import EvalConfig, EvalRun
+
+    fmt = dataset_format or detect_format(dataset)
+    config = EvalConfig(
+        dataset=str(dataset.resolve()),
+        format=fmt,
+        modes=[m.strip() for m in modes.split(",") if m.strip()],
+        k=k,
+        deciders=deciders or "auto",
+        max_retries=max_retries,
+        limit=limit,
+    )
+    RunContext(deciders=config.deciders, max_evidence=k, retrieve_k=k, max_retries=max_retries)  # validate early
+    out = out or Path("eval-out") / dataset.stem
+    run = EvalRun(_settings(data_dir, None), config, out)
+    try:
+        typer.echo(f"corpus: {run.build_corpus()} chunks; {len(run.items)} questions; results in {out}", err=True)
+        records, completed = run.run(progress=sys.stderr.isatty())
+        meta = {"dataset": dataset.name, "format": fmt, "k": k, "deciders": config.deciders,
+                "chunks": run.app.services.store.count(), "questions": len(run.items), "completed": completed}  # fmt: skip
+        report = write_report(records, meta, out)
+    finally:
+        run.close()
+    typer.echo((out / "report.md").read_text())
+    if not completed:
+        typer.echo(f"interrupted after {len(records)} results; run the same command to continue", err=True)
+        raise typer.Exit(130)
+    del report
+
+
 @app.command()
 def demo(data_dir: DataDir = None) -> None:
     """Ingest the Python reference manual and stdlib docs, then answer a few questions offline."""

@@ -1,0 +1,110 @@
+"""QA datasets in their raw formats, read into one shape.
+
+* HotpotQA and 2WikiMultihopQA (JSONL): ``context`` [[title, [sentence…]]], ``supporting_facts``
+  [[title, i]], ``type``.
+* MuSiQue (JSONL): ``paragraphs`` [{title, paragraph_text, is_supporting}], ``answer_aliases``,
+  ``question_decomposition`` (its length is the hop count, used as the type).
+* SQuAD 2.0 sample (JSON): ``…_queries.json`` {"queries": [{id, context, question}]} with its
+  ``…_ground_truth.json`` {id: {answers, is_impossible}} beside it; each question's own context is
+  its supporting paragraph; unanswerable questions expect an abstention.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agentic_rag.errors import IngestError
+from ingest.loaders import detect_qa_format, qa_paragraphs
+
+FORMATS = ("hotpotqa", "musique", "squad")
+
+
+@dataclass
+class QAItem:
+    """One question with its gold answers and gold paragraphs."""
+
+    id: str
+    question: str
+    answers: list[str]
+    """Gold answer and aliases; empty for an unanswerable question."""
+    type: str
+    supporting: list[tuple[str, str]]
+    """Gold (title, text) paragraphs."""
+    paragraphs: list[tuple[str, str]] = field(default_factory=list)
+    """Every (title, text) paragraph the record brings to the pooled corpus."""
+    answerable: bool = True
+
+
+def detect_format(path: Path) -> str:
+    """``hotpotqa`` (also 2WikiMultihopQA), ``musique`` or ``squad``.
+
+    Raises:
+        IngestError: missing file or an unknown format.
+    """
+    if not path.exists():
+        raise IngestError(f"no such dataset file: {path}")
+    if path.suffix == ".json":
+        head = json.loads(path.read_text())
+        if isinstance(head, dict) and "queries" in head:
+            return "squad"
+    else:
+        first = next((line for line in path.read_text().splitlines() if line.strip()), "")
+        fmt = detect_qa_format(json.loads(first)) if first else None
+        if fmt:
+            return fmt
+    raise IngestError(f"{path.name}: not HotpotQA, 2WikiMultihopQA, MuSiQue or SQuAD 2.0 ({', '.join(FORMATS)})")
+
+
+def load_dataset(path: Path, fmt: str | None = None) -> list[QAItem]:
+    """Read every question of ``path`` in format ``fmt`` (detected when ``None``)."""
+    fmt = fmt or detect_format(path)
+    if fmt == "squad":
+        return _load_squad(path)
+    items = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        paragraphs = list(qa_paragraphs(record, fmt))
+        if fmt == "hotpotqa":
+            gold_titles = {title for title, _ in record["supporting_facts"]}
+            supporting = [(t, x) for t, x in dict.fromkeys(paragraphs) if t in gold_titles]
+            items.append(QAItem(record["_id"], record["question"], [record["answer"]], record.get("type", ""),
+                                supporting, paragraphs))  # fmt: skip
+        else:
+            supporting = [(p["title"], p["paragraph_text"].strip()) for p in record["paragraphs"] if p["is_supporting"]]
+            hops = len(record.get("question_decomposition", [])) or 1
+            answers = [record["answer"], *record.get("answer_aliases", [])]
+            items.append(QAItem(record["id"], record["question"], answers, f"{hops}hop", supporting, paragraphs))
+    return items
+
+
+def _load_squad(path: Path) -> list[QAItem]:
+    truth_path = path.with_name(path.name.replace("_queries", "_ground_truth"))
+    if truth_path == path or not truth_path.exists():
+        raise IngestError(f"SQuAD queries {path.name} need their ground truth beside them: {truth_path.name}")
+    truth = json.loads(truth_path.read_text())
+    items = []
+    for query in json.loads(path.read_text())["queries"]:
+        gold = truth[query["id"]]
+        context = ("", query["context"].strip())
+        answerable = not gold["is_impossible"]
+        items.append(
+            QAItem(
+                query["id"],
+                query["question"],
+                list(gold["answers"]) if answerable else [],
+                "answerable" if answerable else "unanswerable",
+                [context] if answerable else [],
+                [context],
+                answerable,
+            )
+        )
+    return items
+
+
+def corpus(items: list[QAItem]) -> list[tuple[str, str]]:
+    """The pooled corpus: every distinct (title, text) paragraph of every question, in order."""
+    return list(dict.fromkeys(p for item in items for p in item.paragraphs if p[1]))

@@ -1,0 +1,70 @@
+"""Per-question metrics.
+
+Answer normalisation, exact match and token F1 follow the official SQuAD v1.1/v2.0 evaluation
+script (Rajpurkar et al. 2016; also used by HotpotQA): lower-case, drop punctuation and the
+articles a/an/the, collapse whitespace; F1 over bags of tokens; the best score over all gold
+aliases.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from typing import Iterable, Sequence
+
+import numpy
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCTUATION = set(string.punctuation)
+
+
+def normalize_answer(text: str) -> str:
+    """SQuAD normalisation: lower case, no punctuation, no articles, single spaces."""
+    text = "".join(ch for ch in text.lower() if ch not in _PUNCTUATION)
+    return " ".join(_ARTICLES.sub(" ", text).split())
+
+
+def exact_match(prediction: str, golds: Sequence[str]) -> float:
+    """1.0 when the normalised prediction equals a normalised gold answer, else 0.0."""
+    return float(any(normalize_answer(prediction) == normalize_answer(g) for g in golds))
+
+
+def token_f1(prediction: str, golds: Sequence[str]) -> float:
+    """Best token-level F1 (0–1) of the prediction against any gold answer."""
+    best = 0.0
+    predicted = normalize_answer(prediction).split()
+    for gold in golds:
+        expected = normalize_answer(gold).split()
+        common = sum((Counter(predicted) & Counter(expected)).values())
+        if common:
+            precision, recall = common / len(predicted), common / len(expected)
+            best = max(best, 2 * precision * recall / (precision + recall))
+    return best
+
+
+def contains_answer(prediction: str, golds: Sequence[str]) -> float:
+    """1.0 when a normalised gold answer (or alias) appears in the normalised prediction."""
+    text = f" {normalize_answer(prediction)} "
+    return float(any(normalize_answer(g) and f" {normalize_answer(g)} " in text for g in golds))
+
+
+def support_recall(found: Iterable[str], gold: set[str]) -> float:
+    """Fraction (0–1) of gold chunk ids among ``found``; 1.0 when there is no gold."""
+    return len(gold & set(found)) / len(gold) if gold else 1.0
+
+
+def hop_contributions(hops: Sequence[Sequence[str]], gold: set[str]) -> list[bool]:
+    """For each hop, whether it returned a gold chunk that no earlier hop had returned."""
+    seen: set[str] = set()
+    contributed = []
+    for chunk_ids in hops:
+        new_gold = (gold & set(chunk_ids)) - seen
+        contributed.append(bool(new_gold))
+        seen |= set(chunk_ids)
+    return contributed
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0–100, numpy's linear interpolation); 0.0 for no values."""
+    return float(numpy.percentile(values, q)) if len(values) else 0.0

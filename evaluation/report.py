@@ -1,0 +1,189 @@
+"""Aggregate per-question records into ``report.json``, a side-by-side ``report.md`` and plots."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+from statistics import fmean
+
+from evaluation.metrics import percentile
+
+
+def _mean(values: list) -> float | None:
+    values = [v for v in values if v is not None]
+    return round(fmean(values), 4) if values else None
+
+
+def summarize(records: list[dict]) -> dict:
+    """Metrics of one mode (or one question type within it)."""
+    hops = [r["hops"] for r in records]
+    depth = max(hops, default=0)
+    unanswerable = [r for r in records if not r["answerable"]]
+    abstained = [r for r in records if r["abstained"]]
+    latency = [r["latency_ms"] for r in records]
+    summary = {
+        "questions": len(records),
+        "support_recall": _mean([r["support_recall"] for r in records]),
+        "all_supporting_found": _mean([r["all_found"] for r in records]),
+        "exact_match": _mean([r["em"] for r in records]),
+        "f1": _mean([r["f1"] for r in records]),
+        "answer_contains_gold": _mean([r["contains"] for r in records]),
+        "recall_at_k_by_hop": [
+            _mean([r["hop_recall"][i] for r in records if len(r["hop_recall"]) > i]) for i in range(depth)
+        ],
+        "hop_contribution_by_hop": [
+            _mean([float(r["hop_contribution"][i]) for r in records if len(r["hop_contribution"]) > i])
+            for i in range(depth)
+        ],
+        "questions_reaching_hop": [sum(1 for h in hops if h > i) for i in range(depth)],
+        "hops_mean": _mean(hops),
+        "hops_distribution": dict(sorted(Counter(hops).items())),
+        "stop_reasons": dict(Counter(r["stop_reason"] for r in records).most_common()),
+        "repeated_query_stops": sum(r["stop_reason"] == "repeated_query" for r in records),
+        "no_progress_stops": sum(r["stop_reason"] == "no_progress" for r in records),
+        "routes": dict(Counter(r["route"] for r in records)),
+        "llm_calls_per_question": _mean([r["llm_calls"] for r in records]),
+        "input_tokens_per_question": _mean([r["input_tokens"] for r in records]),
+        "output_tokens_per_question": _mean([r["output_tokens"] for r in records]),
+        "latency_ms_p50": round(percentile(latency, 50), 1),
+        "latency_ms_p95": round(percentile(latency, 95), 1),
+    }
+    if unanswerable:
+        correct = sum(1 for r in abstained if not r["answerable"])
+        summary["abstention_precision"] = round(correct / len(abstained), 4) if abstained else None
+        summary["abstention_recall"] = round(correct / len(unanswerable), 4)
+    return summary
+
+
+def build_report(records: list[dict], meta: dict) -> dict:
+    """``{"meta": …, "modes": {mode: {…metrics, "by_type": {type: {…}}}}}``."""
+    by_mode: dict[str, list[dict]] = defaultdict(list)
+    for record in records:
+        by_mode[record["mode"]].append(record)
+    modes = {}
+    for mode, rows in by_mode.items():
+        by_type: dict[str, list[dict]] = defaultdict(list)
+        for row in rows:
+            by_type[row["type"] or "all"].append(row)
+        modes[mode] = {**summarize(rows), "by_type": {t: summarize(r) for t, r in sorted(by_type.items())}}
+    return {"meta": meta, "modes": modes}
+
+
+ROWS = [
+    ("questions", "questions"),
+    ("all_supporting_found", "all supporting found"),
+    ("support_recall", "supporting recall (mean)"),
+    ("answer_contains_gold", "answer contains gold"),
+    ("exact_match", "exact match"),
+    ("f1", "token F1"),
+    ("abstention_precision", "abstention precision"),
+    ("abstention_recall", "abstention recall"),
+    ("hops_mean", "hops (mean)"),
+    ("recall_at_k_by_hop", "recall@k by hop"),
+    ("hop_contribution_by_hop", "hop contribution (new gold) by hop"),
+    ("repeated_query_stops", "repeated-query stops"),
+    ("no_progress_stops", "no-progress stops"),
+    ("stop_reasons", "stop reasons"),
+    ("routes", "routes"),
+    ("llm_calls_per_question", "LLM calls / question"),
+    ("input_tokens_per_question", "input tokens / question"),
+    ("output_tokens_per_question", "output tokens / question"),
+    ("latency_ms_p50", "latency p50 (ms)"),
+    ("latency_ms_p95", "latency p95 (ms)"),
+]
+
+
+def _cell(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if isinstance(value, list):
+        return " / ".join(_cell(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {v}" for k, v in value.items())
+    return "–" if value is None else str(value)
+
+
+def render_markdown(report: dict) -> str:
+    """Modes side by side, then all-supporting-found and support recall per question type."""
+    modes = list(report["modes"])
+    meta = report["meta"]
+    lines = [
+        f"# {meta['dataset']} — {', '.join(modes)} (k = {meta['k']}, deciders: {meta['deciders']})",
+        "",
+        f"{meta['chunks']} chunks pooled from the dataset's paragraphs; {meta['questions']} questions.",
+        "",
+        "| metric | " + " | ".join(modes) + " |",
+        "|---|" + "---|" * len(modes),
+    ]
+    for key, label in ROWS:
+        values = [report["modes"][m].get(key) for m in modes]
+        if any(v is not None for v in values):
+            lines.append(f"| {label} | " + " | ".join(_cell(v) for v in values) + " |")
+    types = sorted({t for m in modes for t in report["modes"][m]["by_type"]})
+    if len(types) > 1:
+        lines += ["", "## By question type (all supporting found · supporting recall · hops)", ""]
+        lines += ["| type | " + " | ".join(modes) + " |", "|---|" + "---|" * len(modes)]
+        for t in types:
+            cells = []
+            for m in modes:
+                s = report["modes"][m]["by_type"].get(t)
+                cells.append(
+                    "–" if s is None else
+                    f"{_cell(s['all_supporting_found'])} · {_cell(s['support_recall'])} · {_cell(s['hops_mean'])} "
+                    f"(n={s['questions']})"
+                )  # fmt: skip
+            lines.append(f"| {t} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_plots(report: dict, records: list[dict], out: Path) -> list[Path]:
+    """recall_by_hop.png, latency.png, stop_reasons.png (matplotlib, no display needed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    modes = list(report["modes"])
+    paths = []
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for mode in modes:
+        values = report["modes"][mode]["recall_at_k_by_hop"]
+        ax.plot(range(1, len(values) + 1), values, marker="o", label=mode)
+    ax.set(xlabel="hop", ylabel=f"supporting recall@{report['meta']['k']} of the hop", title="Recall by hop")
+    ax.legend()
+    paths.append(out / "recall_by_hop.png")
+    fig.savefig(paths[-1], dpi=100, bbox_inches="tight")
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for mode in modes:
+        ax.hist([r["latency_ms"] for r in records if r["mode"] == mode], bins=30, alpha=0.6, label=mode)
+    ax.set(xlabel="latency per question (ms)", ylabel="questions", title="Latency")
+    ax.legend()
+    paths.append(out / "latency.png")
+    fig.savefig(paths[-1], dpi=100, bbox_inches="tight")
+    plt.close(fig)
+
+    reasons = sorted({r for m in modes for r in report["modes"][m]["stop_reasons"]})
+    fig, ax = plt.subplots(figsize=(7, 4))
+    width = 0.8 / max(len(modes), 1)
+    for i, mode in enumerate(modes):
+        counts = [report["modes"][mode]["stop_reasons"].get(r, 0) for r in reasons]
+        ax.bar([x + i * width for x in range(len(reasons))], counts, width=width, label=mode)
+    ax.set_xticks([x + width * (len(modes) - 1) / 2 for x in range(len(reasons))], reasons, rotation=20, ha="right")
+    ax.set(ylabel="questions", title="Stop reasons")
+    ax.legend()
+    paths.append(out / "stop_reasons.png")
+    fig.savefig(paths[-1], dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    return paths
+
+
+def write_report(records: list[dict], meta: dict, out: Path) -> dict:
+    """Write report.json, report.md and the plots into ``out``; returns the report."""
+    report = build_report(records, meta)
+    (out / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False))
+    (out / "report.md").write_text(render_markdown(report))
+    write_plots(report, records, out)
+    return report

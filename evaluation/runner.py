@@ -1,0 +1,234 @@
+"""Run standard and agentic RAG over a dataset on one pooled corpus, one question at a time,
+appending each result to ``questions.jsonl`` so an interrupted run continues where it stopped.
+
+* ``standard``: single shot — retrieve the top ``k`` chunks for the question once, generate.
+* ``agentic``: the full graph, with the evidence budget handed to the generator also ``k``.
+
+Both use the same deciders (model-free unless a chat model is configured) and the same corpus.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from langchain_core.callbacks import UsageMetadataCallbackHandler
+from langchain_core.documents import Document
+from langchain_core.runnables import RunnableLambda
+from tqdm import tqdm
+
+from agentic_rag.app import App
+from agentic_rag.errors import ConfigurationError
+from evaluation.datasets import QAItem, corpus, load_dataset
+from evaluation.metrics import contains_answer, exact_match, hop_contributions, support_recall, token_f1
+from graph.config import RunContext, Settings
+from graph.control import generation_plan
+from ingest.loaders import Source
+from store.chunks import chunk_id
+
+MODES = ("standard", "agentic")
+
+
+@dataclass
+class EvalConfig:
+    """What to evaluate. Everything but ``limit`` must match to continue a run in ``out``."""
+
+    dataset: str
+    format: str
+    modes: list[str]
+    k: int
+    deciders: str
+    max_retries: int
+    limit: int | None
+
+
+class CostCallback(UsageMetadataCallbackHandler):
+    """Counts chat-model calls as well as their token usage."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def on_llm_end(self, response, **kwargs) -> None:  # noqa: ANN001 — LangChain's signature
+        self.calls += 1
+        super().on_llm_end(response, **kwargs)
+
+    def tokens(self) -> tuple[int, int]:
+        usage = self.usage_metadata.values()
+        return sum(u.get("input_tokens", 0) for u in usage), sum(u.get("output_tokens", 0) for u in usage)
+
+
+def collection_name(path: Path) -> str:
+    """A collection per dataset file and content: ``eval_<stem>_<8 hex of sha256>``."""
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:8]
+    stem = re.sub(r"[^a-z0-9]+", "_", path.stem.lower()).strip("_")[:24]
+    return f"eval_{stem}_{digest}"
+
+
+class EvalRun:
+    """One evaluation: corpus, questions, output folder.
+
+    Args:
+        settings: where the data lives (the collection is chosen here, per dataset).
+        config: what to evaluate.
+        out: output folder for ``questions.jsonl``, ``report.json``, ``report.md`` and plots.
+        chat_model: optional override of the settings' chat model (tests).
+
+    Raises:
+        ConfigurationError: unknown mode, or ``out`` holds a run with other settings.
+    """
+
+    def __init__(self, settings: Settings, config: EvalConfig, out: Path, **app_kwargs) -> None:
+        unknown = sorted(set(config.modes) - set(MODES))
+        if unknown or not config.modes:
+            raise ConfigurationError(f"unknown mode(s) {unknown}; use {', '.join(MODES)}")
+        self.config = config
+        self.out = out
+        self.path = Path(config.dataset)
+        self.items: list[QAItem] = load_dataset(self.path, config.format)[: config.limit]
+        self._check_out_folder()
+        self.app = App(settings.model_copy(update={"collection": collection_name(self.path)}), **app_kwargs)
+        self.source_key = f"eval:{self.path.name}"
+        self.context = RunContext(
+            deciders=config.deciders, max_evidence=config.k, retrieve_k=config.k, max_retries=config.max_retries
+        )
+
+    def _check_out_folder(self) -> None:
+        self.out.mkdir(parents=True, exist_ok=True)
+        saved = self.out / "config.json"
+        mine = {k: v for k, v in asdict(self.config).items() if k != "limit"}
+        if saved.exists():
+            theirs = {k: v for k, v in json.loads(saved.read_text()).items() if k != "limit"}
+            if theirs != mine:
+                raise ConfigurationError(
+                    f"{self.out} holds a run with other settings ({theirs}); use another --out or the same settings"
+                )
+        saved.write_text(json.dumps(asdict(self.config), indent=2))
+
+    # -- corpus ---------------------------------------------------------------------------------
+
+    def build_corpus(self) -> int:
+        """Ingest the pooled paragraphs (unchanged on a rerun); returns the chunk count."""
+        paragraphs = corpus(self.items if self.config.limit is None else load_dataset(self.path, self.config.format))
+        chunks = [Document(page_content=text, metadata={"title": title, "chunk_index": i})
+                  for i, (title, text) in enumerate(paragraphs)]  # fmt: skip
+        digest = hashlib.sha256(self.path.read_bytes()).hexdigest()
+        self.app.ingest_sources([Source(self.source_key, digest, chunks)])
+        return self.app.services.store.count()
+
+    def gold_ids(self, item: QAItem) -> set[str]:
+        return {chunk_id(self.source_key, title, text) for title, text in item.supporting}
+
+    # -- questions ------------------------------------------------------------------------------
+
+    def done(self) -> set[tuple[str, str]]:
+        path = self.out / "questions.jsonl"
+        if not path.exists():
+            return set()
+        return {(r["id"], r["mode"]) for r in map(json.loads, path.read_text().splitlines()) if r}
+
+    def run_standard(self, item: QAItem, cost: CostCallback) -> dict:
+        started = time.perf_counter()
+        chunks = self.app.services.search(item.question, self.config.k)
+        generator = self.app.services.deciders(self.context).generator
+        answer = RunnableLambda(lambda _: generator.generate(item.question, chunks, "answer", [])).invoke(
+            None, config={"callbacks": [cost]}
+        )
+        ids = [c["chunk_id"] for c in chunks]
+        return {
+            "answer": answer.text,
+            "handed": ids,
+            "hops_ids": [ids],
+            "stop_reason": "single_shot",
+            "route": "retrieve",
+            "abstained": False,
+            "thread_id": None,
+            "latency_ms": (time.perf_counter() - started) * 1000,
+        }
+
+    def run_agentic(self, item: QAItem, cost: CostCallback) -> dict:
+        started = time.perf_counter()
+        thread_id = f"eval-{uuid.uuid4().hex[:12]}-{item.id}"  # a fresh thread: no earlier turns
+        result = self.app.ask(item.question, thread_id=thread_id, context=self.context, callbacks=[cost])
+        latency = (time.perf_counter() - started) * 1000
+        values = self.app.graph.get_state({"configurable": {"thread_id": result["thread_id"]}}).values
+        mode, handed = generation_plan(values)
+        return {
+            "answer": result["answer"],
+            "handed": [c["chunk_id"] for c in handed],
+            "hops_ids": [hop["chunk_ids"] for hop in result["trace"]],
+            "stop_reason": result["stop_reason"],
+            "route": result["route"],
+            "abstained": mode == "caveat",
+            "thread_id": result["thread_id"],
+            "latency_ms": latency,
+        }
+
+    def score(self, item: QAItem, mode: str, run: dict, cost: CostCallback) -> dict:
+        gold = self.gold_ids(item)
+        input_tokens, output_tokens = cost.tokens()
+        return {
+            "id": item.id,
+            "mode": mode,
+            "type": item.type,
+            "question": item.question,
+            "answers": item.answers,
+            "answerable": item.answerable,
+            "answer": run["answer"],
+            "em": exact_match(run["answer"], item.answers) if item.answerable else None,
+            "f1": token_f1(run["answer"], item.answers) if item.answerable else None,
+            "contains": contains_answer(run["answer"], item.answers) if item.answerable else None,
+            "abstained": run["abstained"],
+            "support_recall": support_recall(run["handed"], gold),
+            "all_found": float(gold <= set(run["handed"])),
+            "hop_recall": [support_recall(ids, gold) for ids in run["hops_ids"]],
+            "hop_contribution": hop_contributions(run["hops_ids"], gold),
+            "hops": len(run["hops_ids"]),
+            "stop_reason": run["stop_reason"],
+            "route": run["route"],
+            "latency_ms": round(run["latency_ms"], 2),
+            "llm_calls": cost.calls,
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens,
+            "thread_id": run["thread_id"],
+        }
+
+    def run(self, progress: bool = True) -> tuple[list[dict], bool]:
+        """Ask every question not yet answered in ``out``, appending each result.
+
+        Returns:
+            (every record for this run's questions, whether the run completed — ``False`` after
+            Ctrl-C, whose partial results are kept).
+        """
+        done = self.done()
+        todo = [(item, mode) for item in self.items for mode in self.config.modes if (item.id, mode) not in done]
+        completed = True
+        with (self.out / "questions.jsonl").open("a") as sink, tqdm(
+            total=len(self.items) * len(self.config.modes), initial=len(done & self._keys()),
+            desc=self.path.stem, unit="q", disable=not progress,
+        ) as bar:  # fmt: skip
+            try:
+                for item, mode in todo:
+                    cost = CostCallback()
+                    run = self.run_standard(item, cost) if mode == "standard" else self.run_agentic(item, cost)
+                    sink.write(json.dumps(self.score(item, mode, run, cost), ensure_ascii=False) + "\n")
+                    sink.flush()
+                    bar.update()
+            except KeyboardInterrupt:
+                completed = False
+        ids = {item.id for item in self.items}
+        records = [
+            r for r in map(json.loads, (self.out / "questions.jsonl").read_text().splitlines()) if r["id"] in ids
+        ]
+        return records, completed
+
+    def _keys(self) -> set[tuple[str, str]]:
+        return {(item.id, mode) for item in self.items for mode in self.config.modes}
+
+    def close(self) -> None:
+        self.app.close()
