@@ -322,16 +322,22 @@ def evaluate(
     try:
         typer.echo(f"corpus: {run.build_corpus()} chunks; {len(run.items)} questions; results in {out}", err=True)
         records, completed = run.run(progress=sys.stderr.isatty())
-        meta = {"dataset": dataset.name, "format": fmt, "k": k, "deciders": config.deciders,
-                "chunks": run.app.services.store.count(), "questions": len(run.items), "completed": completed}  # fmt: skip
-        report = write_report(records, meta, out)
+        meta = {
+            "dataset": dataset.name,
+            "format": fmt,
+            "k": k,
+            "deciders": config.deciders,
+            "chunks": run.app.services.store.count(),
+            "questions": len(run.items),
+            "completed": completed,
+        }
+        write_report(records, meta, out)
     finally:
         run.close()
     typer.echo((out / "report.md").read_text())
     if not completed:
         typer.echo(f"interrupted after {len(records)} results; run the same command to continue", err=True)
         raise typer.Exit(130)
-    del report
 
 
 @app.command()
