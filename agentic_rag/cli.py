@@ -180,8 +180,8 @@ def ask(
     )
     application = _open_app(_settings(data_dir, collection, embedding))
     thread = thread or uuid.uuid4().hex
-    typer.echo(f"thread: {thread}", err=True)
     try:
+        typer.echo(f"thread: {thread}", err=True)
         result = application.ask(question, thread_id=thread, context=context)
     except KeyboardInterrupt:
         typer.echo(f"interrupted; finish this question with: agentic-rag resume {thread}", err=True)
