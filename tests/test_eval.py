@@ -1,0 +1,144 @@
+"""The evaluation harness: metric values checked by hand, format detection, and a run that is
+interrupted and continued."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agentic_rag.errors import ConfigurationError, IngestError
+from evaluation.datasets import corpus, detect_format, load_dataset
+from evaluation.metrics import (
+    contains_answer,
+    exact_match,
+    hop_contributions,
+    normalize_answer,
+    percentile,
+    support_recall,
+    token_f1,
+)
+from evaluation.report import summarize
+from evaluation.runner import EvalConfig, EvalRun
+from graph.config import Settings
+from tests.conftest import DATA
+
+
+def test_squad_normalisation_em_f1_and_contains():
+    assert normalize_answer("The  Cat's, hat!") == "cats hat"
+    assert exact_match("the Eiffel Tower.", ["Eiffel Tower"]) == 1.0
+    assert exact_match("Eiffel", ["Eiffel Tower"]) == 0.0
+    assert token_f1("New York City", ["New York"]) == pytest.approx(0.8)  # P 2/3, R 1
+    assert token_f1("q b c", ["x", "b c d e"]) == pytest.approx(2 * (2 / 3) * (2 / 4) / (2 / 3 + 2 / 4))
+    assert token_f1("a b c", ["b c d e"]) == pytest.approx(2 / 3)  # "a" is an article: P 1, R 1/2
+    assert token_f1("nothing shared", ["Paris"]) == 0.0
+    assert contains_answer("He plays in Major League Soccer [1].", ["major league soccer"]) == 1.0
+    assert contains_answer("Major Leagues", ["Major League"]) == 0.0  # whole tokens only
+
+
+def test_recall_hop_contribution_and_percentiles():
+    assert support_recall(["a", "b"], {"a", "c"}) == 0.5
+    assert support_recall(["a"], set()) == 1.0
+    assert hop_contributions([["a", "x"], ["a", "y"], ["c"]], {"a", "c"}) == [True, False, True]
+    assert percentile([10, 20, 30, 40], 50) == 25.0 and percentile([], 95) == 0.0
+
+
+def test_abstention_precision_and_recall():
+    base = {"em": None, "f1": None, "contains": None, "support_recall": 1.0, "all_found": 1.0, "hop_recall": [1.0],
+            "hop_contribution": [True], "hops": 1, "stop_reason": "x", "route": "retrieve", "latency_ms": 1.0,
+            "llm_calls": 0, "input_tokens": 0, "output_tokens": 0}  # fmt: skip
+    records = [
+        {**base, "answerable": False, "abstained": True},
+        {**base, "answerable": False, "abstained": False},
+        {**base, "answerable": True, "abstained": True},
+        {**base, "answerable": True, "abstained": False},
+    ]
+    summary = summarize(records)
+    assert summary["abstention_precision"] == 0.5  # 1 of 2 abstentions was on an unanswerable question
+    assert summary["abstention_recall"] == 0.5  # 1 of 2 unanswerable questions was abstained on
+
+
+@pytest.mark.parametrize("name, fmt, first_type", [
+    ("hotpotqa_smoke_10.jsonl", "hotpotqa", "bridge"),
+    ("2wikimultihopqa_smoke_10.jsonl", "hotpotqa", None),
+    ("musique_smoke_10.jsonl", "musique", None),
+    ("squad2_dev_500_queries.json", "squad", None),
+])  # fmt: skip
+def test_format_detection_and_loading(name, fmt, first_type):
+    assert detect_format(DATA / name) == fmt
+    items = load_dataset(DATA / name)
+    assert items and all(i.question and i.paragraphs for i in items)
+    if first_type:
+        assert items[0].type == first_type
+    if fmt == "musique":
+        assert {i.type for i in items} <= {"2hop", "3hop", "4hop"}
+    if fmt == "squad":
+        unanswerable = [i for i in items if not i.answerable]
+        assert 200 < len(unanswerable) < 300 and all(not i.supporting and not i.answers for i in unanswerable)
+        assert len(corpus(items)) == 411
+    else:
+        assert all(len(i.supporting) >= 2 for i in items)
+
+
+def test_unknown_format_is_refused(tmp_path):
+    (tmp_path / "x.jsonl").write_text('{"q": 1}\n')
+    with pytest.raises(IngestError, match="not HotpotQA"):
+        detect_format(tmp_path / "x.jsonl")
+
+
+def test_interrupted_run_continues_where_it_stopped(data_dir, tmp_path):
+    config = EvalConfig(str(DATA / "hotpotqa_smoke_10.jsonl"), "hotpotqa", ["standard", "agentic"], 5, "rules", 2, 3)
+    settings = Settings(data_dir=data_dir)
+    first = EvalRun(settings, config, tmp_path)
+    assert first.build_corpus() == 100
+    real = first.run_agentic
+    calls = []
+
+    def interrupted(item, cost):
+        calls.append(item.id)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(item, cost)
+
+    first.run_agentic = interrupted
+    records, completed = first.run(progress=False)
+    first.close()
+    assert not completed and len(records) == 3  # standard, agentic of q1; standard of q2
+
+    second = EvalRun(settings, config, tmp_path)
+    second.build_corpus()
+    records, completed = second.run(progress=False)
+    second.close()
+    assert completed and len(records) == 6
+    assert len({(r["id"], r["mode"]) for r in records}) == 6
+    lines = (tmp_path / "questions.jsonl").read_text().splitlines()
+    assert len(lines) == 6 and all(json.loads(line)["support_recall"] is not None for line in lines)
+
+    other = EvalConfig(config.dataset, "hotpotqa", ["standard"], 3, "rules", 2, 3)
+    with pytest.raises(ConfigurationError, match="other settings"):
+        EvalRun(settings, other, tmp_path)
+
+
+def test_eval_command_writes_report_and_plots(tmp_path, data_dir):
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "out"
+    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir)}
+    env.pop("OPENAI_API_KEY", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "agentic_rag.cli", "eval", str(DATA / "musique_smoke_10.jsonl"),
+         "--limit", "3", "--out", str(out), "--deciders", "rules"],
+        capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((out / "report.json").read_text())
+    assert set(report["modes"]) == {"standard", "agentic"}
+    standard = report["modes"]["standard"]
+    assert standard["questions"] == 3 and standard["hops_mean"] == 1.0
+    assert standard["recall_at_k_by_hop"][0] == standard["support_recall"]  # one hop: the same chunks
+    assert {"2hop", "3hop", "4hop"} >= set(report["modes"]["agentic"]["by_type"])
+    assert "| all supporting found |" in (out / "report.md").read_text()
+    for plot in ("recall_by_hop.png", "latency.png", "stop_reasons.png"):
+        assert (out / plot).read_bytes()[:4] == b"\x89PNG"
