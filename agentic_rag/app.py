@@ -7,11 +7,12 @@ import sqlite3
 import uuid
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agentic_rag.errors import CollectionNotFoundError, ConfigurationError, InvalidAnswerError, ThreadError
 from deciders.base import Deciders
@@ -23,10 +24,10 @@ from deciders.rules import (
     RuleRouter,
 )
 from graph.builder import build_graph
-from graph.config import RunContext, Settings
+from graph.config import MAX_RETRIES_LIMIT, RunContext, Settings
 from graph.control import validate_question
 from graph.interrupts import InvalidResumeError, parse_decision
-from graph.state import AgentState, OutputState
+from graph.state import OutputState
 from ingest.loaders import Source
 from ingest.pipeline import IngestReport, collect_files, ingest_files, store_sources
 from providers.chat import load_chat_model
@@ -96,6 +97,9 @@ class Services:
                 )
         return self.store.search(query, k)
 
+    def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
+        return self.store.rank_among(query, ids)
+
     def describe_source(self, chunk: Chunk) -> str:
         return chunk["source"]
 
@@ -128,6 +132,15 @@ def open_checkpointer(path: Path) -> SqliteSaver:
     """The SQLite checkpointer (langgraph-checkpoint-sqlite) at ``path``, created if missing."""
     path.parent.mkdir(parents=True, exist_ok=True)
     return SqliteSaver(sqlite3.connect(path, check_same_thread=False))
+
+
+class ReplayEdit(BaseModel):
+    """State fields ``replay`` may overwrite before continuing."""
+
+    model_config = ConfigDict(extra="forbid")
+    query: str | None = Field(default=None, min_length=1, max_length=2000)
+    retries: int | None = Field(default=None, ge=0, le=MAX_RETRIES_LIMIT)
+    route: Literal["retrieve", "direct"] | None = None
 
 
 class App:
@@ -343,11 +356,12 @@ class App:
         Args:
             thread_id: the thread.
             checkpoint_id: a checkpoint from :meth:`history` that still has nodes to run.
-            updates: state fields to overwrite first, e.g. ``{"query": "…"}``.
+            updates: state fields to overwrite first (:class:`ReplayEdit`: ``query``, ``retries``,
+                ``route``), e.g. ``{"query": "…"}``.
 
         Raises:
             ThreadError: unknown thread or checkpoint, a checkpoint with nothing left to run, or
-                an update naming a field the state does not have.
+                an edit of another field or with an invalid value.
         """
         self._snapshot(thread_id)
         config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}}
@@ -358,10 +372,16 @@ class App:
             raise ThreadError(f"checkpoint {checkpoint_id} is the end of a run: nothing to continue from it")
         context = RunContext.from_mapping(snapshot.values.get("run_context"))
         if updates:
-            unknown = sorted(set(updates) - set(AgentState.__annotations__))
-            if unknown:
-                raise ThreadError(f"unknown state field(s) {unknown}; fields: {sorted(AgentState.__annotations__)}")
-            config = self.graph.update_state(config, updates)
+            try:
+                edit = ReplayEdit.model_validate(updates).model_dump(exclude_none=True)
+            except ValidationError as exc:
+                problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+                raise ThreadError(
+                    f"cannot edit the state that way ({problems}); editable: query, retries, route"
+                ) from None
+            if "query" in edit:
+                edit["hop_queries"] = [edit["query"]]
+            config = self.graph.update_state(config, edit)
             checkpoint_id = config["configurable"]["checkpoint_id"]
         return self._run(None, thread_id, context, checkpoint_id)
 

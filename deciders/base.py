@@ -52,6 +52,9 @@ class Reformulation:
     reason: str
     decider: str
     note: str | None = None
+    queries: list[str] = field(default_factory=list)
+    """Every query of the next hop, each searched on its own (e.g. one per bridge entity);
+    empty means ``[query]``."""
 
 
 @dataclass

@@ -208,14 +208,16 @@ class LexicalGrader:
 
 
 class FeedbackReformulator:
-    """Next query = the most promising name that the best relevant evidence mentions and the
-    question lacks, searched on its own; names are tried in order of how well their sentence
-    matches the question. When no new name is left, the question's terms that no evidence covers
-    are tried; when that was tried too (or is the question itself, as when nothing relevant was
-    found), the original question is returned and the graph stops on a repeated query."""
+    """Next hop = the names that the best relevant evidence chunk mentions and the question lacks
+    (its bridge entities), each searched on its own, best first (by how well their sentence
+    matches the question); the next chunk's names once those were tried. When no new name is
+    left, the question's terms that no evidence covers are tried; when that was tried too (or is
+    the question itself, as when nothing relevant was found), the original question is returned
+    and the graph stops on a repeated query."""
 
-    def __init__(self, feedback_chunks: int = 2) -> None:
+    def __init__(self, feedback_chunks: int = 1, max_queries: int = 6) -> None:
         self.feedback_chunks = feedback_chunks
+        self.max_queries = max_queries
 
     def candidates(
         self, question: str, pool: Sequence[Chunk], known_titles: frozenset[str] = frozenset()
@@ -260,13 +262,16 @@ class FeedbackReformulator:
         self, question: str, tried: Sequence[str], evidence: Sequence[Chunk], last_chunks: Sequence[Chunk]
     ) -> Reformulation:
         tried_norm = {normalise_query(q) for q in tried}
-        # Feedback comes from relevant evidence only: names in chunks judged irrelevant are noise.
-        pool = sorted(evidence, key=lambda c: -c.get("relevance", c["score"]))
-        # A name that is already the title of a chunk in hand needs no search of its own.
+        # Feedback comes from relevant evidence only (names in chunks judged irrelevant are noise),
+        # best chunk first; a name that is already the title of a chunk in hand needs no search.
         known = frozenset(c["title"].lower() for c in [*evidence, *last_chunks])
-        for name, cid in self.candidates(question, pool, known):
-            if normalise_query(name) not in tried_norm:
-                return Reformulation(name, f"bridge entity '{name}' named in chunk {cid[:8]}", NAME)
+        for chunk in evidence:
+            fresh = [
+                name for name, _ in self.candidates(question, [chunk], known) if normalise_query(name) not in tried_norm
+            ][: self.max_queries]
+            if fresh:
+                reason = f"bridge entities named in chunk {chunk['chunk_id'][:8]} ({chunk['title']})"
+                return Reformulation(fresh[0], reason, NAME, queries=fresh)
         covered = term_set(" ".join(f"{c['title']} {c['text']}" for c in evidence))
         words = [w for w in re.findall(r"[\w'-]+", question) if term_set(w) and not term_set(w) <= covered]
         if words and normalise_query(" ".join(words)) not in tried_norm:

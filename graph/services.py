@@ -14,6 +14,10 @@ class GraphServices(Protocol):
         """Hybrid retrieval: up to ``k`` chunks for ``query``, best first."""
         ...
 
+    def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
+        """Relevance of each chunk in ``ids`` to ``query``, ranked among ``ids`` only."""
+        ...
+
     def deciders(self, context: RunContext) -> Deciders:
         """The deciders for this run's ``context.deciders`` mode."""
         ...

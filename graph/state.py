@@ -33,6 +33,7 @@ class HopTrace(TypedDict, total=False):
 
     hop: int
     query: str
+    """The hop's queries, joined by " | " when there are several."""
     query_by: str
     """Decider that wrote the query (``question`` for the first hop)."""
     query_reason: str
@@ -84,7 +85,9 @@ class AgentState(TypedDict, total=False):
     """``retrieve`` or ``direct``."""
     route_reason: str
     query: str
-    """The query of the current hop."""
+    """The (first) query of the current hop."""
+    hop_queries: list[str]
+    """Every query of the current hop, each searched on its own."""
     tried_queries: list[str]
     chunks: list[Chunk]
     """Chunks returned by the last hop."""
@@ -120,6 +123,7 @@ def fresh_turn(question: str) -> dict:
         "route": "",
         "route_reason": "",
         "query": question,
+        "hop_queries": [question],
         "tried_queries": [],
         "chunks": [],
         "evidence": [],

@@ -11,15 +11,30 @@ from graph.state import AgentState
 from nodes import stopwatch
 from store.chunks import Chunk
 
+ANCHORS = 3
+"""First-hop chunks (by their rank for the question) that later hops cannot displace."""
+
+
+def evidence_order(chunk: Chunk) -> tuple:
+    """Sort key of kept evidence: the first hop's top ``ANCHORS`` chunks in their order, then
+    chunks found by later hops by their relevance to the original question, then the rest of the
+    first hop. A bridge hop thus replaces the first hop's tail — the chunks that resemble the
+    question without answering it — while the best first-hop evidence stays."""
+    hop, rank = chunk.get("hop", 1), chunk.get("rank", 0)
+    if hop == 1 and rank < ANCHORS:
+        return (0, rank)
+    if hop > 1:
+        return (1, -chunk.get("question_score", 0.0), rank)
+    return (2, rank)
+
 
 def merge_evidence(evidence: list[Chunk], admitted: list[Chunk], budget: int) -> list[Chunk]:
-    """Kept evidence after a hop: unique by chunk id, best relevance first, at most ``budget``.
-    Earlier evidence wins ties, so a later hop cannot push out equally good early evidence."""
+    """Kept evidence after a hop: unique by chunk id (the first finding wins), ordered by
+    :func:`evidence_order`, at most ``budget``."""
     merged: dict[str, Chunk] = {c["chunk_id"]: c for c in evidence}
     for chunk in admitted:
         merged.setdefault(chunk["chunk_id"], chunk)
-    ranked = sorted(enumerate(merged.values()), key=lambda pair: (-pair[1].get("relevance", 0.0), pair[0]))
-    return [chunk for _, chunk in ranked[:budget]]
+    return sorted(merged.values(), key=evidence_order)[:budget]
 
 
 def make_node(services: GraphServices):
@@ -29,16 +44,18 @@ def make_node(services: GraphServices):
         ctx = run_context(runtime.context)
         chunks = state.get("chunks", [])
         evidence = state.get("evidence", [])
+        question = state.get("standalone_question") or state["question"]
         with stopwatch() as ms:
-            grading = services.deciders(ctx).grader.grade(
-                state.get("standalone_question") or state["question"], state["query"], chunks, evidence
-            )
+            grading = services.deciders(ctx).grader.grade(question, state["query"], chunks, evidence)
         by_id = {v.chunk_id: v for v in grading.verdicts}
         relevant = [
             {**c, "relevance": by_id[c["chunk_id"]].score}
             for c in chunks
             if c["chunk_id"] in by_id and by_id[c["chunk_id"]].relevant
         ]
+        if state.get("hops", 1) > 1 and relevant:  # rank a later hop's finds against the question
+            scores = services.rank_among(question, [c["chunk_id"] for c in relevant])
+            relevant = [{**c, "question_score": round(scores.get(c["chunk_id"], 0.0), 6)} for c in relevant]
         kept = merge_evidence(evidence, relevant, ctx.max_evidence)
         before = {c["chunk_id"] for c in evidence}
         admitted = sum(1 for c in kept if c["chunk_id"] not in before)

@@ -13,8 +13,8 @@ from nodes import stopwatch
 
 def make_node(services: GraphServices):
     def reformulate(state: AgentState, runtime: Runtime[RunContext]) -> dict:
-        """Ask the reformulator for a new query and count the retry. A query equal (after
-        normalisation) to one tried this turn sets ``stop_reason = 'repeated_query'``."""
+        """Ask the reformulator for the next hop's queries and count the retry. When every one
+        equals (after normalisation) a query tried this turn, ``stop_reason = 'repeated_query'``."""
         ctx = run_context(runtime.context)
         tried = state.get("tried_queries", [])
         with stopwatch() as ms:
@@ -32,15 +32,17 @@ def make_node(services: GraphServices):
             **({"next_query_note": result.note} if result.note else {}),
             "elapsed_ms": round(trace[-1].get("elapsed_ms", 0.0) + ms[0], 2),
         }
+        queries = result.queries or [result.query]
         update = {
             "query": result.query,
+            "hop_queries": queries,
             "retries": state.get("retries", 0) + 1,
             "trace": trace,
             "elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0],
         }
         if result.note:
             update["notes"] = [*state.get("notes", []), f"reformulate: {result.note}"]
-        if is_repeated(result.query, tried):
+        if all(is_repeated(q, tried) for q in queries):
             update["stop_reason"] = "repeated_query"
         return update
 

@@ -8,24 +8,35 @@ from graph.config import RunContext, run_context
 from graph.services import GraphServices
 from graph.state import AgentState, HopTrace
 from nodes import stopwatch
+from store.chunks import Chunk
+
+PER_QUERY_K = 2
+"""Chunks kept per query when a hop searches several (one per bridge entity): the entity's own
+page is almost always first or second."""
 
 
 def make_node(services: GraphServices):
     def retrieve(state: AgentState, runtime: Runtime[RunContext]) -> dict:
-        """Search for ``state['query']``; record the hop, its new chunks and its overlap with
-        chunks seen by earlier hops of this question."""
+        """Search for each of the hop's queries (``hop_queries``; the top ``retrieve_k`` for a
+        single query, the top ``PER_QUERY_K`` each for several, merged in query order); record
+        the hop, its new chunks and its overlap with chunks seen by earlier hops."""
         ctx = run_context(runtime.context)
-        query = state["query"]
+        queries = state.get("hop_queries") or [state["query"]]
+        hops = state.get("hops", 0) + 1
+        k = ctx.retrieve_k if len(queries) == 1 else min(PER_QUERY_K, ctx.retrieve_k)
         with stopwatch() as ms:
-            chunks = services.search(query, ctx.retrieve_k)
+            found: dict[str, Chunk] = {}
+            for query in queries:
+                for chunk in services.search(query, k):
+                    found.setdefault(chunk["chunk_id"], chunk)
+        chunks = [{**chunk, "hop": hops, "rank": rank} for rank, chunk in enumerate(found.values())]
         seen = set(state.get("seen_ids", []))
         ids = [c["chunk_id"] for c in chunks]
         new = [cid for cid in ids if cid not in seen]
-        hops = state.get("hops", 0) + 1
         previous = (state.get("trace") or [{}])[-1] if hops > 1 else {}
         entry = HopTrace(
             hop=hops,
-            query=query,
+            query=" | ".join(queries),
             query_by=previous.get("next_query_by", "question"),
             query_reason=previous.get("next_query_reason", "the question as asked"),
             chunk_ids=ids,
@@ -36,7 +47,7 @@ def make_node(services: GraphServices):
         return {
             "chunks": chunks,
             "hops": hops,
-            "tried_queries": [*state.get("tried_queries", []), query],
+            "tried_queries": [*state.get("tried_queries", []), *queries],
             "seen_ids": [*state.get("seen_ids", []), *new],
             "trace": [*state.get("trace", []), entry],
             "elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0],

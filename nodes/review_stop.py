@@ -53,6 +53,7 @@ def review_stop(state: AgentState) -> Command[Literal["retrieve", "generate", "_
         trace[-1] = {**trace[-1], "next_query_by": "reviewer", "next_query_reason": "supplied at the stop review"}
     update = {
         "query": decision.query.strip(),
+        "hop_queries": [decision.query.strip()],
         "stop_reason": None,
         "human_hops": state.get("human_hops", 0) + 1,
         "trace": trace,

@@ -32,6 +32,7 @@ def make_node(services: GraphServices):
         update.update(
             standalone_question=standalone,
             query=standalone,
+            hop_queries=[standalone],
             messages=[HumanMessage(question)],
             route=decision.route,
             route_reason=f"{decision.reason} ({decision.decider})",

@@ -51,6 +51,12 @@ class Chunk(TypedDict):
     lexical_rank: int | None
     relevance: NotRequired[float]
     """Grader's relevance to the question (0–1); set once the chunk has been graded."""
+    hop: NotRequired[int]
+    """The hop that first found the chunk (1 = the question itself)."""
+    rank: NotRequired[int]
+    """Its position in that hop's results (0 = first)."""
+    question_score: NotRequired[float]
+    """For chunks found by later hops: fused relevance to the original question among the pool."""
 
 
 def chunk_id(source: str, title: str, text: str) -> str:
@@ -343,9 +349,11 @@ class ChunkStore:
         hits = self._vectors.similarity_search_with_score(query, k=k)
         return [(doc.id, 1.0 - float(distance)) for doc, distance in hits]
 
-    def lexical_search(self, query: str, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` chunk ids by BM25 (k1=1.2, b=0.75, Lucene's idf), best first."""
+    def lexical_search(self, query: str, k: int, among: list[str] | None = None) -> list[tuple[str, float]]:
+        """Top ``k`` chunk ids by BM25 (k1=1.2, b=0.75, Lucene's idf), best first; only chunks
+        in ``among`` when it is given (collection statistics stay global)."""
         t = self.table
+        restrict = "WHERE p.chunk_id = ANY(%(among)s)" if among is not None else ""
         rows = self._conn.execute(
             f"""
             WITH q AS (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', %(q)s))),
@@ -358,11 +366,34 @@ class ChunkStore:
                        * p.tf * (%(k1)s + 1)
                        / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * d.len / stats.avgdl))) AS score
             FROM {t}_terms p JOIN df USING (term) JOIN {t}_doclen d USING (chunk_id), stats
+            {restrict}
             GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT %(k)s
             """,
-            {"q": query, "k": k, "k1": BM25_K1, "b": BM25_B},
+            {"q": query, "k": k, "k1": BM25_K1, "b": BM25_B, "among": among},
         ).fetchall()
         return [(r[0], float(r[1])) for r in rows]
+
+    def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
+        """Fused (weighted RRF) relevance of each chunk in ``ids`` to ``query``, ranking only
+        among ``ids``: reranks an evidence pool against the original question without a model.
+
+        Returns:
+            chunk id → fused score (higher is better); ids not in the collection are absent.
+        """
+        if not ids:
+            return {}
+        vector = self.embedding.embeddings.embed_query(query)
+        dense = self._conn.execute(
+            f"SELECT chunk_id FROM {self.table} WHERE chunk_id = ANY(%s) ORDER BY embedding <=> %s::vector, chunk_id",
+            (list(ids), str(vector)),
+        ).fetchall()
+        lexical = self.lexical_search(query, len(ids), among=list(ids))
+        fused: dict[str, float] = {}
+        for rank, (cid,) in enumerate(dense, 1):
+            fused[cid] = fused.get(cid, 0.0) + DENSE_WEIGHT / (RRF_K + rank)
+        for rank, (cid, _) in enumerate(lexical, 1):
+            fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + rank)
+        return fused
 
     def get(self, ids: Iterable[str]) -> dict[str, tuple[str, str, str]]:
         """Map chunk id → (text, source, title) for the ids that exist."""

@@ -132,8 +132,10 @@ def test_history_and_replay_with_edited_state(hotpot_app):
     assert len(hotpot_app.history(done["thread_id"])) > len(rows)  # the fork is in the history
     with pytest.raises(ThreadError, match="nothing to continue"):
         hotpot_app.replay(done["thread_id"], rows[-1]["checkpoint_id"])
-    with pytest.raises(ThreadError, match="unknown state field"):
-        hotpot_app.replay(done["thread_id"], before_retrieve["checkpoint_id"], {"bogus": 1})
+    for bad in ({"bogus": 1}, {"evidence": [1, 2]}, {"query": ""}, {"query": {"a": 1}}, {"retries": -5}):
+        with pytest.raises(ThreadError, match="cannot edit the state"):
+            hotpot_app.replay(done["thread_id"], before_retrieve["checkpoint_id"], bad)
+    assert hotpot_app.history(done["thread_id"])  # the thread is intact
 
 
 def test_threads_list_status(hotpot_app):
