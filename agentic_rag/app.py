@@ -235,6 +235,10 @@ class App:
         self.services.deciders(context)  # fail on a bad decider setting before writing anything
         return self._run({"question": question}, thread_id, context, callbacks=callbacks)
 
+    def has_thread(self, thread_id: str) -> bool:
+        """Whether any checkpoint of ``thread_id`` exists."""
+        return bool(self.graph.get_state({"configurable": {"thread_id": thread_id}}).values)
+
     def _snapshot(self, thread_id: str):
         snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
         if not snapshot.values:
@@ -262,6 +266,10 @@ class App:
         snapshot = self._snapshot(thread_id)
         head = snapshot.config["configurable"]["checkpoint_id"]
         if checkpoint_id is not None and checkpoint_id != head:
+            thread_config = {"configurable": {"thread_id": thread_id}}
+            known = {c.config["configurable"]["checkpoint_id"] for c in self.checkpointer.list(thread_config)}
+            if checkpoint_id not in known:
+                raise ThreadError(f"thread '{thread_id}' has no checkpoint {checkpoint_id}; see: agentic-rag history")
             raise ThreadError(
                 f"checkpoint {checkpoint_id} is not the latest of thread '{thread_id}' ({head}); "
                 f"to continue from an earlier checkpoint use: agentic-rag replay {thread_id} --checkpoint ID"

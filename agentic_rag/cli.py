@@ -63,7 +63,7 @@ def _print_result(result: dict, as_json: bool) -> None:
         )  # fmt: skip
         typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False, default=str))
         return
-    if result.get("answer"):
+    if result.get("answer") and not result.get("interrupt"):
         typer.echo(result["answer"])
     if result.get("citations"):
         typer.echo("\nSources:")
@@ -83,12 +83,16 @@ def _print_result(result: dict, as_json: bool) -> None:
         )
     for note in result.get("notes", []):
         typer.echo(f"  note: {note}")
+    if result.get("interrupt"):
+        typer.echo(
+            f"  paused · hops {result.get('hops')} · retries {result.get('retries')} · thread {result['thread_id']}"
+        )
+        _print_interrupt(result["thread_id"], result["interrupt"])
+        return
     typer.echo(
         f"  stop: {result.get('stop_reason')} · hops {result.get('hops')} · retries {result.get('retries')} "
         f"· thread {result['thread_id']}"
     )
-    if result.get("interrupt"):
-        _print_interrupt(result["thread_id"], result["interrupt"])
 
 
 def _print_interrupt(thread_id: str, payload: dict) -> None:
@@ -110,10 +114,16 @@ def _print_interrupt(thread_id: str, payload: dict) -> None:
 
 
 def _parse_answer(value: str) -> object:
-    """A JSON value when ``value`` parses as JSON, else the plain string (``approve``)."""
+    """A JSON value when ``value`` looks like JSON, else the plain string (``approve``).
+
+    Raises:
+        ConfigurationError: ``value`` starts like a JSON object or list but does not parse.
+    """
     try:
         return json.loads(value)
-    except json.JSONDecodeError:
+    except json.JSONDecodeError as exc:
+        if value.lstrip().startswith(("{", "[", '"')):
+            raise ConfigurationError(f"--answer is not valid JSON ({exc.msg} at character {exc.pos})") from None
         return value
 
 
@@ -184,7 +194,10 @@ def ask(
         typer.echo(f"thread: {thread}", err=True)
         result = application.ask(question, thread_id=thread, context=context)
     except KeyboardInterrupt:
-        typer.echo(f"interrupted; finish this question with: agentic-rag resume {thread}", err=True)
+        if application.has_thread(thread):
+            typer.echo(f"interrupted; finish this question with: agentic-rag resume {thread}", err=True)
+        else:
+            typer.echo("interrupted before the run started; nothing was saved", err=True)
         raise typer.Exit(130) from None
     finally:
         application.close()

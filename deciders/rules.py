@@ -119,19 +119,22 @@ _PRONOUN = re.compile(r"\b(he|she|him|her|it|they|them|his|its|their)\b", re.IGN
 _POSSESSIVE = {"his", "its", "their"}
 _LEADING_CONNECTIVE = re.compile(r"^(?:and|so|also|then)\b[\s,]*", re.IGNORECASE)
 _CITATION_MARK = re.compile(r"\s*\[\d+\]")
+_QUALIFIER = re.compile(r"\s*\([^)]*\)$")
 
 
 def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | None:
     """Rule-based anaphora resolution for follow-ups: replace the first personal pronoun with the
-    entity the previous turn was about (the first name in the previous answer, else in the
-    previous question). Returns ``None`` when the question has no pronoun or no earlier turn."""
+    entity the previous turn was about — the title of the first chunk the previous answer cited
+    (without a parenthesised qualifier), else the first name in that answer, else in the
+    previous question. Returns ``None`` when the question has no pronoun or no earlier turn."""
     match = _PRONOUN.search(question)
     if not match or not conversation:
         return None
     previous = [m for m in conversation if m.type in ("human", "ai")][-2:]
     entity = None
     for message in reversed(previous):  # the answer first, then the question it answered
-        found = names(_CITATION_MARK.sub("", str(message.content)))
+        titles = message.additional_kwargs.get("cited_titles") or []
+        found = [_QUALIFIER.sub("", t) for t in titles if t] or names(_CITATION_MARK.sub("", str(message.content)))
         if found:
             entity = found[0]
             break

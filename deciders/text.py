@@ -53,8 +53,23 @@ def coverage(question_terms: frozenset[str], text: str) -> float:
 
 
 def sentences(text: str) -> list[str]:
-    """Sentences of ``text`` with hard line wraps joined, stripped, blanks dropped."""
-    return [s.strip() for s in _segmenter.segment(" ".join(text.split())) if s.strip()]
+    """Sentences of ``text``: paragraphs (blank-line separated) and Markdown headings are
+    segmented separately, hard line wraps joined, heading marks dropped, blanks dropped."""
+    blocks: list[list[str]] = [[]]
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            blocks += [[stripped.lstrip("#").strip()], []]
+        elif not stripped:
+            blocks.append([])
+        else:
+            blocks[-1].append(stripped)
+    found = []
+    for block in blocks:
+        joined = " ".join(block)
+        if joined:
+            found += [s.strip() for s in _segmenter.segment(joined) if s.strip()]
+    return found
 
 
 def names(text: str) -> list[str]:

@@ -164,3 +164,12 @@ def run_context(context: "RunContext | dict | None") -> "RunContext":
     if isinstance(context, RunContext):
         return context
     return RunContext.from_mapping(dict(context))
+
+
+def turn_context(state: dict, context: "RunContext | dict | None") -> "RunContext":
+    """The settings of the question in progress: those recorded when it started (the route
+    node stores them in ``state['run_context']``), else the run's. LangGraph does not keep the
+    context across a resume, so a review answered through the server, or a killed run resumed,
+    continues under the caps it started with."""
+    recorded = state.get("run_context")
+    return RunContext.from_mapping(recorded) if recorded else run_context(context)

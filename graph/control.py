@@ -87,6 +87,6 @@ def generation_plan(state: AgentState) -> tuple[str, list]:
     kept, the best ``CAVEAT_SHOWN`` chunks of the last hop."""
     if state.get("route") == "direct":
         return "direct", []
-    if state.get("stop_reason") in ANSWER_STOPS:
-        return "answer", list(state.get("evidence", []))
+    if state.get("stop_reason") in ANSWER_STOPS and state.get("evidence"):
+        return "answer", list(state["evidence"])
     return "caveat", list(state.get("evidence") or state.get("chunks", [])[:CAVEAT_SHOWN])

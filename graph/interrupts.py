@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any, Callable, Literal, TypedDict, TypeVar
 
 from langgraph.types import interrupt
-from pydantic import BaseModel, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from store.chunks import Chunk
 
@@ -56,6 +56,8 @@ class StopReview(TypedDict):
     stop_reason: str
     tried_queries: list[str]
     hops: int
+    extra_hops_left: int
+    """Further hops the reviewer may still grant after answering this one with a query."""
     evidence: list[EvidenceView]
     accepts: str
     error: str | None
@@ -78,6 +80,7 @@ ANSWER_ACCEPTS = '"approve", {"action": "edit", "answer": "<text>"} or {"action"
 
 
 class RouteDecisionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     action: Literal["approve", "override"]
     route: Literal["retrieve", "direct"] | None = None
 
@@ -89,6 +92,7 @@ class RouteDecisionIn(BaseModel):
 
 
 class StopDecisionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     action: Literal["query", "accept", "stop"]
     query: str | None = None
 
@@ -100,6 +104,7 @@ class StopDecisionIn(BaseModel):
 
 
 class AnswerDecisionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     action: Literal["approve", "edit", "drop"]
     answer: str | None = None
     chunk_ids: list[str] | None = None
@@ -134,7 +139,7 @@ def parse_decision(kind: str, value: Any, check: Callable[[Any], str | None] | N
         InvalidResumeError: the value is not accepted; the message lists what is.
     """
     model = MODELS[kind]
-    raw = {"action": value} if isinstance(value, str) else value
+    raw = {"action": value.strip().lower()} if isinstance(value, str) else value
     try:
         decision = model.model_validate(raw)
     except ValidationError as exc:

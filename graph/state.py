@@ -109,7 +109,8 @@ class AgentState(TypedDict, total=False):
     human_hops: int
     """Extra hops a reviewer granted at the stop review (at most ``MAX_HUMAN_HOPS``)."""
     reviewed: str
-    """Outcome of the answer review: ``approved``, ``edited``, or empty."""
+    """Outcome of a review: ``approved``/``edited`` (answer review), ``accepted``/``stopped``
+    (stop review), or empty."""
     run_context: dict
     """The run settings this question started with (``RunContext`` as a dict), so that resuming
     a killed run continues under the same caps — LangGraph does not checkpoint the context."""

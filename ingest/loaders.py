@@ -80,7 +80,7 @@ def _read_pdf(path: Path) -> tuple[str, str]:
 
     try:
         reader = PdfReader(path)
-        text = "\n\n".join(page.extract_text() or "" for page in reader.pages)
+        text = "\n\n".join(page.extract_text() or "" for page in reader.pages).replace("\x00", "")
         title = (reader.metadata.title if reader.metadata else None) or path.stem
     except (PdfReadError, ValueError, KeyError, OSError) as exc:
         raise UnreadableSourceError(f"not a readable PDF ({exc})") from exc
@@ -93,9 +93,9 @@ def _read_html(raw: str, path: Path) -> tuple[str, str]:
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(raw, "html.parser")
-    for tag in soup(["script", "style", "nav", "footer"]):
-        tag.decompose()
     title = soup.title.get_text(strip=True) if soup.title else path.stem
+    for tag in soup(["script", "style", "nav", "footer", "title"]):
+        tag.decompose()
     return soup.get_text("\n", strip=True), title or path.stem
 
 
@@ -175,6 +175,8 @@ def load_file(path: Path, chunk_size: int, chunk_overlap: int) -> Source:
         raw = raw_bytes.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UnreadableSourceError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    if "\x00" in raw:
+        raise UnreadableSourceError("contains NUL bytes: a binary file with a text suffix?")
     if suffix == ".jsonl":
         return Source(key, digest, _read_qa_jsonl(raw))
     if suffix in (".html", ".htm"):

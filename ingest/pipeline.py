@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+import psycopg
+import sqlalchemy.exc
 from tqdm import tqdm
 
 from agentic_rag.errors import IngestError
@@ -100,7 +102,10 @@ def ingest_files(
         except UnreadableSourceError as exc:
             report.skipped.append((str(path), str(exc)))
             continue
-        store_sources(store, [source], report, progress)
+        try:
+            store_sources(store, [source], report, progress)
+        except (psycopg.DataError, sqlalchemy.exc.DataError) as exc:  # text PostgreSQL refuses
+            report.skipped.append((str(path), f"refused by PostgreSQL ({str(exc).splitlines()[0][:120]})"))
     present = {str(f) for f in files}
     for folder in (p.resolve() for p in paths if p.is_dir()):
         for source in store.sources_under(f"{folder}{os.sep}"):

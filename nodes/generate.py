@@ -5,7 +5,7 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
-from graph.config import RunContext, run_context
+from graph.config import RunContext, turn_context
 from graph.control import generation_plan
 from graph.services import GraphServices
 from graph.state import AgentState, Citation
@@ -16,7 +16,7 @@ def make_node(services: GraphServices):
     def generate(state: AgentState, runtime: Runtime[RunContext]) -> dict:
         """Answer from the kept evidence when the loop stopped with enough of it; otherwise say
         plainly that the documents do not hold the answer and show what was found."""
-        ctx = run_context(runtime.context)
+        ctx = turn_context(state, runtime.context)
         mode, evidence = generation_plan(state)
         conversation = list(state.get("messages", []))[:-1]
         with stopwatch() as ms:
@@ -32,7 +32,8 @@ def make_node(services: GraphServices):
         update = {
             "answer": answer.text,
             "citations": citations,
-            "messages": [AIMessage(answer.text)],
+            # The cited titles name what the answer is about: follow-ups resolve "he"/"it" to them.
+            "messages": [AIMessage(answer.text, additional_kwargs={"cited_titles": [c["title"] for c in citations]})],
             "elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0],
         }
         if answer.note:

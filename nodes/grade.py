@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from graph.config import RunContext, run_context
+from graph.config import RunContext, turn_context
 from graph.control import stop_after_grade
 from graph.services import GraphServices
 from graph.state import AgentState
@@ -41,7 +41,7 @@ def make_node(services: GraphServices):
     def grade(state: AgentState, runtime: Runtime[RunContext]) -> dict:
         """Grade the hop's chunks against the original question, keep the relevant ones within
         the evidence budget, and set ``stop_reason`` when a cap fires."""
-        ctx = run_context(runtime.context)
+        ctx = turn_context(state, runtime.context)
         chunks = state.get("chunks", [])
         evidence = state.get("evidence", [])
         question = state.get("standalone_question") or state["question"]

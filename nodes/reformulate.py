@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from graph.config import RunContext, run_context
+from graph.config import RunContext, turn_context
 from graph.control import is_repeated
 from graph.services import GraphServices
 from graph.state import AgentState
@@ -15,7 +15,7 @@ def make_node(services: GraphServices):
     def reformulate(state: AgentState, runtime: Runtime[RunContext]) -> dict:
         """Ask the reformulator for the next hop's queries and count the retry. When every one
         equals (after normalisation) a query tried this turn, ``stop_reason = 'repeated_query'``."""
-        ctx = run_context(runtime.context)
+        ctx = turn_context(state, runtime.context)
         tried = state.get("tried_queries", [])
         with stopwatch() as ms:
             result = services.deciders(ctx).reformulator.reformulate(

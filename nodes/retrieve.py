@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from graph.config import RunContext, run_context
+from graph.config import RunContext, turn_context
 from graph.services import GraphServices
 from graph.state import AgentState, HopTrace
 from nodes import stopwatch
@@ -20,7 +20,7 @@ def make_node(services: GraphServices):
         """Search for each of the hop's queries (``hop_queries``; the top ``retrieve_k`` for a
         single query, the top ``PER_QUERY_K`` each for several, merged in query order); record
         the hop, its new chunks and its overlap with chunks seen by earlier hops."""
-        ctx = run_context(runtime.context)
+        ctx = turn_context(state, runtime.context)
         queries = state.get("hop_queries") or [state["query"]]
         hops = state.get("hops", 0) + 1
         k = ctx.retrieve_k if len(queries) == 1 else min(PER_QUERY_K, ctx.retrieve_k)

@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage
 from langgraph.graph import END
 from langgraph.types import Command
 
-from graph.control import CAVEAT_SHOWN, is_repeated
+from graph.control import CAVEAT_SHOWN, MAX_HUMAN_HOPS, is_repeated
 from graph.interrupts import STOP_ACCEPTS, StopDecisionIn, StopReview, ask_reviewer, evidence_views
 from graph.state import AgentState
 
@@ -27,6 +27,7 @@ def review_stop(state: AgentState) -> Command[Literal["retrieve", "generate", "_
         stop_reason=state.get("stop_reason") or "",
         tried_queries=tried,
         hops=state.get("hops", 0),
+        extra_hops_left=MAX_HUMAN_HOPS - state.get("human_hops", 0) - 1,
         evidence=evidence_views(shown),
         accepts=STOP_ACCEPTS,
         error=None,
@@ -39,13 +40,14 @@ def review_stop(state: AgentState) -> Command[Literal["retrieve", "generate", "_
 
     decision = ask_reviewer(dict(payload), not_tried)
     if decision.action == "accept":
-        return Command(goto="generate")
+        return Command(update={"reviewed": "accepted"}, goto="generate")
     if decision.action == "stop":
         update = {
             "stop_reason": "stopped_by_reviewer",
             "answer": STOPPED_TEXT,
             "citations": [],
             "messages": [AIMessage(STOPPED_TEXT)],
+            "reviewed": "stopped",
         }
         return Command(update=update, goto=END)
     trace = [*state.get("trace", [])]

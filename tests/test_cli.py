@@ -199,11 +199,16 @@ def test_interrupted_ask_names_its_thread_for_resume(cli, data_dir):
     thread = first.split()[1]
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
-    if proc.returncode == 0:  # the run finished before the signal arrived
-        assert "stop:" in out
+    assert "Traceback" not in err
+    if "nothing was saved" in err:  # the signal landed before the first checkpoint
+        assert "no thread" in cli("resume", thread).stderr
         return
-    assert proc.returncode == 130, err
-    assert f"agentic-rag resume {thread}" in err and "Traceback" not in err
+    if proc.returncode == 130 and "finish this question" in err:
+        assert f"agentic-rag resume {thread}" in err
+    # Wherever else the signal landed, the thread can be finished or is already done.
+    resumed = cli("resume", thread)
+    assert resumed.returncode in (0, ThreadError.exit_code), resumed.stderr
+    assert "stop:" in resumed.stdout or "nothing to resume" in resumed.stderr
 
 
 def test_review_resume_threads_history_and_replay_from_the_command_line(cli):

@@ -63,6 +63,7 @@ def test_long_text_is_split_with_overlap(tmp_path):
         ("broken.pdf", b"%PDF-1.4 garbage", "PDF"),
         ("latin1.txt", "caf\xe9".encode("latin-1"), "UTF-8"),
         ("empty.md", b"   \n", "empty"),
+        ("nul.txt", b"text\x00\x01binary", "NUL"),
         ("other.jsonl", b'{"a": 1}\n', "HotpotQA"),
         ("bad.jsonl", b'{"a": 1\n', "line 1"),
     ],
