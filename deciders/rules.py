@@ -180,8 +180,12 @@ class LexicalGrader:
       the page about the bridge entity that earlier evidence named is relevant to the question
       through that evidence, though it shares few of the question's words.
 
-    A chunk is relevant when its score reaches ``min_relevance``. The evidence suffices when the
-    relevant evidence together covers at least ``sufficient_coverage`` of the question's terms.
+    A chunk is relevant when its score reaches ``min_relevance``. On the first hop the evidence
+    suffices only when one relevant chunk holds every question term: a multi-hop question's
+    first hop usually covers its terms across several chunks without naming the answer, and a
+    bridge hop pays for it (HotpotQA dev, all supporting found @5: 0.605 with union coverage on
+    the first hop, 0.68 with this rule; SQuAD 2.0: 0.988 → 0.986). After that, it suffices when
+    the relevant evidence together covers at least ``sufficient_coverage`` of the terms.
     """
 
     def __init__(self, min_relevance: float = 0.4, sufficient_coverage: float = 0.75) -> None:
@@ -205,6 +209,9 @@ class LexicalGrader:
             score = self.score(q_terms, query_terms, chunk)
             verdicts.append(ChunkVerdict(chunk["chunk_id"], score >= self.min_relevance, score))
         relevant = [c for c, v in zip(chunks, verdicts, strict=True) if v.relevant]
+        if not query_terms:  # first hop: only a chunk that answers the whole question suffices
+            best = max((coverage(q_terms, f"{c['title']} {c['text']}") for c in relevant), default=0.0)
+            return Grading(verdicts, best >= 1.0, NAME)
         relevant_text = " ".join(f"{c['title']} {c['text']}" for c in [*evidence, *relevant])
         covered = coverage(q_terms, relevant_text) if relevant_text else 0.0
         return Grading(verdicts, bool(relevant_text) and covered >= self.sufficient_coverage, NAME)
