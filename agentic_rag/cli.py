@@ -8,8 +8,9 @@ import signal
 import sys
 import uuid
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Callable, Iterator, Optional
 
 import typer
 from pydantic import ValidationError
@@ -49,10 +50,24 @@ def _settings(data_dir: Path | None, collection: str | None, embedding: str | No
         raise ConfigurationError(f"invalid setting ({problems})") from None
 
 
-def _open_app(settings: Settings):
+@contextmanager
+def _app(settings: Settings) -> Iterator:
+    """The application for one command, closed (database connections released) afterwards."""
     from agentic_rag.app import App  # heavy imports only once arguments are valid
 
-    return App(settings)
+    application = App(settings)
+    try:
+        yield application
+    finally:
+        application.close()
+
+
+def _print_rows(rows: list[dict], as_json: bool, line: Callable[[dict], str]) -> None:
+    if as_json:
+        typer.echo(json.dumps(rows, ensure_ascii=False, default=str))
+        return
+    for row in rows:
+        typer.echo(line(row))
 
 
 def _print_result(result: dict, as_json: bool) -> None:
@@ -135,12 +150,9 @@ def ingest(
     embedding: Embedding = None,
 ) -> None:
     """Ingest files and folders; re-ingesting unchanged files adds nothing."""
-    application = _open_app(_settings(data_dir, collection, embedding))
-    try:
+    with _app(_settings(data_dir, collection, embedding)) as application:
         report = application.ingest(paths, progress=sys.stderr.isatty())
         total = application.services.store.count()
-    finally:
-        application.close()
     typer.echo(
         f"{report.files} files ({report.unchanged} unchanged): {report.added} chunks added, {report.removed} removed"
         + (f", {report.deleted_files} deleted files dropped" if report.deleted_files else "")
@@ -188,19 +200,17 @@ def ask(
             "review_answer": review_answer,
         }
     )
-    application = _open_app(_settings(data_dir, collection, embedding))
     thread = thread or uuid.uuid4().hex
-    try:
-        typer.echo(f"thread: {thread}", err=True)
-        result = application.ask(question, thread_id=thread, context=context)
-    except KeyboardInterrupt:
-        if application.has_thread(thread):
-            typer.echo(f"interrupted; finish this question with: agentic-rag resume {thread}", err=True)
-        else:
-            typer.echo("interrupted before the run started; nothing was saved", err=True)
-        raise typer.Exit(130) from None
-    finally:
-        application.close()
+    with _app(_settings(data_dir, collection, embedding)) as application:
+        try:
+            typer.echo(f"thread: {thread}", err=True)
+            result = application.ask(question, thread_id=thread, context=context)
+        except KeyboardInterrupt:
+            if application.has_thread(thread):
+                typer.echo(f"interrupted; finish this question with: agentic-rag resume {thread}", err=True)
+            else:
+                typer.echo("interrupted before the run started; nothing was saved", err=True)
+            raise typer.Exit(130) from None
     _print_result(result, as_json)
 
 
@@ -219,12 +229,9 @@ def resume(
     """Answer a thread's pending review, or finish a run that was interrupted (Ctrl-C, crash)."""
     from agentic_rag.app import NO_ANSWER
 
-    application = _open_app(_settings(data_dir, collection, embedding))
-    try:
+    with _app(_settings(data_dir, collection, embedding)) as application:
         value = NO_ANSWER if answer is None else _parse_answer(answer)
         result = application.resume(thread, value, checkpoint_id=checkpoint)
-    finally:
-        application.close()
     _print_result(result, as_json)
 
 
@@ -235,16 +242,13 @@ def threads(
     data_dir: DataDir = None,
 ) -> None:
     """Recent threads: status (done, interrupted, failed), last update and question."""
-    application = _open_app(_settings(data_dir, None))
-    try:
+    with _app(_settings(data_dir, None)) as application:
         rows = application.threads(limit)
-    finally:
-        application.close()
-    if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, default=str))
-        return
-    for row in rows:
-        typer.echo(f"{row['thread_id']}  {row['status']:<11} {str(row['updated_at'])[:19]}  {row['question'][:70]}")
+    _print_rows(
+        rows,
+        as_json,
+        lambda r: f"{r['thread_id']}  {r['status']:<11} {str(r['updated_at'])[:19]}  {r['question'][:70]}",
+    )
 
 
 @app.command()
@@ -254,21 +258,17 @@ def history(
     data_dir: DataDir = None,
 ) -> None:
     """Every checkpoint of a thread: step, node, route, query, kept evidence, retries, stop."""
-    application = _open_app(_settings(data_dir, None))
-    try:
+    with _app(_settings(data_dir, None)) as application:
         rows = application.history(thread)
-    finally:
-        application.close()
-    if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, default=str))
-        return
-    for row in rows:
-        query = (row["query"] or "")[:50]
-        typer.echo(
-            f"{row['checkpoint_id']}  step {row['step']:>2}  {row['node']:<13} route={row['route'] or '-'} "
-            f"query={query!r} evidence={len(row['evidence'])} retries={row['retries']} "
-            f"stop={row['stop_reason'] or '-'} next={','.join(row['next']) or '-'}"
-        )
+    _print_rows(
+        rows,
+        as_json,
+        lambda r: (
+            f"{r['checkpoint_id']}  step {r['step']:>2}  {r['node']:<13} route={r['route'] or '-'} "
+            f"query={(r['query'] or '')[:50]!r} evidence={len(r['evidence'])} retries={r['retries']} "
+            f"stop={r['stop_reason'] or '-'} next={','.join(r['next']) or '-'}"
+        ),
+    )
 
 
 @app.command()
@@ -291,11 +291,8 @@ def replay(
         if not sep or not field:
             raise ConfigurationError(f"--set {item!r}: use FIELD=VALUE")
         updates[field] = _parse_answer(raw)
-    application = _open_app(_settings(data_dir, collection, embedding))
-    try:
+    with _app(_settings(data_dir, collection, embedding)) as application:
         result = application.replay(thread, checkpoint, updates or None)
-    finally:
-        application.close()
     _print_result(result, as_json)
 
 
@@ -359,8 +356,7 @@ def demo(data_dir: DataDir = None) -> None:
     from ingest.pydoc_corpus import pydoc_sources
 
     settings = _settings(data_dir, DEMO_COLLECTION)
-    application = _open_app(settings)
-    try:
+    with _app(settings) as application:
         typer.echo(f"Ingesting the Python {sys.version.split()[0]} reference manual and module docs …")
         report = application.ingest_sources(pydoc_sources(settings.chunk_size, settings.chunk_overlap))
         typer.echo(
@@ -372,8 +368,6 @@ def demo(data_dir: DataDir = None) -> None:
             typer.echo(f"Q: {question}")
             _print_result(application.ask(question, context=RunContext(deciders="rules")), as_json=False)
             typer.echo("")
-    finally:
-        application.close()
 
 
 def main() -> None:
