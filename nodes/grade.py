@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from langgraph.runtime import Runtime
 
 from graph.config import RunContext, turn_context
@@ -11,17 +13,27 @@ from graph.state import AgentState
 from nodes import stopwatch
 from store.chunks import Chunk
 
+_QUALIFIER = re.compile(r"\s*\([^)]*\)$")
+
+
+def names_its_title(question: str, title: str) -> bool:
+    """Whether the question names the chunk's title (without a parenthesised qualifier)."""
+    name = _QUALIFIER.sub("", title).strip().lower()
+    return len(name) > 2 and re.search(rf"\b{re.escape(name)}\b", question.lower()) is not None
+
+
 ANCHORS = 3
 """First-hop chunks (by their rank for the question) that later hops cannot displace."""
 
 
 def evidence_order(chunk: Chunk) -> tuple:
-    """Sort key of kept evidence: the first hop's top ``ANCHORS`` chunks in their order, then
+    """Sort key of kept evidence: the first hop's top ``ANCHORS`` chunks, and its chunks about
+    an entity the question names (``named``: both sides of a comparison), in their order, then
     chunks found by later hops by their relevance to the original question, then the rest of the
     first hop. A bridge hop thus replaces the first hop's tail — the chunks that resemble the
     question without answering it — while the best first-hop evidence stays."""
     hop, rank = chunk.get("hop", 1), chunk.get("rank", 0)
-    if hop == 1 and rank < ANCHORS:
+    if hop == 1 and (rank < ANCHORS or chunk.get("named")):
         return (0, rank)
     if hop > 1:
         return (1, -chunk.get("question_score", 0.0), rank)
@@ -53,7 +65,9 @@ def make_node(services: GraphServices):
             for c in chunks
             if c["chunk_id"] in by_id and by_id[c["chunk_id"]].relevant
         ]
-        if state.get("hops", 1) > 1 and relevant:  # rank a later hop's finds against the question
+        if state.get("hops", 1) == 1:
+            relevant = [{**c, "named": names_its_title(question, c["title"])} for c in relevant]
+        elif relevant:  # rank a later hop's finds against the question
             scores = services.rank_among(question, [c["chunk_id"] for c in relevant])
             relevant = [{**c, "question_score": round(scores.get(c["chunk_id"], 0.0), 6)} for c in relevant]
         kept = merge_evidence(evidence, relevant, ctx.max_evidence)

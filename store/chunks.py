@@ -55,6 +55,8 @@ class Chunk(TypedDict):
     """The hop that first found the chunk (1 = the question itself)."""
     rank: NotRequired[int]
     """Its position in that hop's results (0 = first)."""
+    named: NotRequired[bool]
+    """First-hop chunks: the question names the chunk's title (an entity it asks about)."""
     question_score: NotRequired[float]
     """For chunks found by later hops: fused relevance to the original question among the pool."""
 
