@@ -171,3 +171,20 @@ def test_llm_deciders_answer_with_citations(make_app):
     assert result["answer"].startswith("Major League Soccer")
     assert [c["title"] for c in result["citations"]] == ["Donnie Smith"]
     assert result["trace"][0]["grader"] == "llm:ScriptedChatModel"
+
+
+def test_evidence_order_keeps_anchors_and_named_entities_before_bridge_finds():
+    from nodes.grade import merge_evidence, names_its_title
+
+    def chunk(cid, hop, rank, **extra):
+        return {"chunk_id": cid, "text": "", "source": "s", "title": cid, "score": 0.0, "dense_rank": None,
+                "lexical_rank": None, "hop": hop, "rank": rank, **extra}  # fmt: skip
+
+    first = [chunk(f"h1-{i}", 1, i) for i in range(5)]
+    first[4]["named"] = True  # the question names this chunk's entity
+    bridge = [chunk("b-weak", 2, 0, question_score=0.01), chunk("b-strong", 2, 1, question_score=0.03)]
+    kept = merge_evidence(first, [*bridge, first[0]], budget=5)
+    assert [c["chunk_id"] for c in kept] == ["h1-0", "h1-1", "h1-2", "h1-4", "b-strong"]
+    assert names_its_title("Who is older, Neil Peart or Geddy Lee?", "Geddy Lee")
+    assert names_its_title("Where was Lawless filmed?", "Lawless (TV series)")
+    assert not names_its_title("Who founded Rushmore Records?", "Rush")
