@@ -312,10 +312,14 @@ def evaluate(
 ) -> None:
     """Compare standard (single-shot) and agentic RAG on a QA dataset pooled into one corpus.
     Ctrl-C keeps the results so far; the same command continues where it stopped."""
-    from evaluation.datasets import detect_format
+    from evaluation.datasets import FORMATS, detect_format
     from evaluation.report import write_report
     from evaluation.runner import EvalConfig, EvalRun
 
+    if not 1 <= k <= 50:
+        raise ConfigurationError(f"--k {k} is out of range (1–50)")
+    if dataset_format is not None and dataset_format not in FORMATS:
+        raise ConfigurationError(f"unknown --format '{dataset_format}'; use {', '.join(FORMATS)}")
     fmt = dataset_format or detect_format(dataset)
     config = EvalConfig(
         dataset=str(dataset.resolve()),

@@ -43,23 +43,40 @@ def detect_format(path: Path) -> str:
     Raises:
         IngestError: missing file or an unknown format.
     """
-    if not path.exists():
+    if not path.is_file():
         raise IngestError(f"no such dataset file: {path}")
-    if path.suffix == ".json":
-        head = json.loads(path.read_text())
-        if isinstance(head, dict) and "queries" in head:
-            return "squad"
-    else:
-        first = next((line for line in path.read_text().splitlines() if line.strip()), "")
-        fmt = detect_qa_format(json.loads(first)) if first else None
-        if fmt:
-            return fmt
+    try:
+        if path.suffix == ".json":
+            head = json.loads(path.read_text())
+            if isinstance(head, dict) and "queries" in head:
+                return "squad"
+        else:
+            first = next((line for line in path.read_text().splitlines() if line.strip()), "")
+            record = json.loads(first) if first else None
+            fmt = detect_qa_format(record) if isinstance(record, dict) else None
+            if fmt:
+                return fmt
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise IngestError(f"{path.name} is not JSON/JSONL text ({exc}); give a dataset file") from None
     raise IngestError(f"{path.name}: not HotpotQA, 2WikiMultihopQA, MuSiQue or SQuAD 2.0 ({', '.join(FORMATS)})")
 
 
 def load_dataset(path: Path, fmt: str | None = None) -> list[QAItem]:
-    """Read every question of ``path`` in format ``fmt`` (detected when ``None``)."""
+    """Read every question of ``path`` in format ``fmt`` (detected when ``None``).
+
+    Raises:
+        IngestError: missing or unreadable file, unknown format, or records not in ``fmt``.
+    """
+    if fmt is not None and fmt not in FORMATS:
+        raise IngestError(f"unknown format '{fmt}'; use {', '.join(FORMATS)}")
     fmt = fmt or detect_format(path)
+    try:
+        return _load(path, fmt)
+    except (KeyError, TypeError, json.JSONDecodeError) as exc:
+        raise IngestError(f"{path.name} does not hold {fmt} records ({type(exc).__name__}: {exc})") from None
+
+
+def _load(path: Path, fmt: str) -> list[QAItem]:
     if fmt == "squad":
         return _load_squad(path)
     items = []
@@ -82,8 +99,10 @@ def load_dataset(path: Path, fmt: str | None = None) -> list[QAItem]:
 
 
 def _load_squad(path: Path) -> list[QAItem]:
+    if path.suffix != ".json" or "_queries" not in path.name:
+        raise IngestError(f"the SQuAD format is a *_queries.json file with its *_ground_truth.json; got {path.name}")
     truth_path = path.with_name(path.name.replace("_queries", "_ground_truth"))
-    if truth_path == path or not truth_path.exists():
+    if not truth_path.exists():
         raise IngestError(f"SQuAD queries {path.name} need their ground truth beside them: {truth_path.name}")
     truth = json.loads(truth_path.read_text())
     items = []

@@ -99,6 +99,8 @@ class EvalRun:
         )
 
     def _check_out_folder(self) -> None:
+        if self.out.exists() and not self.out.is_dir():
+            raise ConfigurationError(f"--out {self.out} is a file; give a folder")
         self.out.mkdir(parents=True, exist_ok=True)
         saved = self.out / "config.json"
         mine = {k: v for k, v in asdict(self.config).items() if k != "limit"}
