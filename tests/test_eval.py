@@ -142,3 +142,21 @@ def test_eval_command_writes_report_and_plots(tmp_path, data_dir):
     assert "| all supporting found |" in (out / "report.md").read_text()
     for plot in ("recall_by_hop.png", "latency.png", "stop_reasons.png"):
         assert (out / plot).read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["/nonexistent.jsonl"], "no such dataset file"),
+    ([str(DATA / "README.md")], "not JSON/JSONL text"),
+    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--format", "bogus"], "unknown --format"),
+    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--k", "0"], "--k 0 is out of range"),
+    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--modes", "foo"], "unknown mode"),
+])  # fmt: skip
+def test_eval_command_errors(tmp_path, data_dir, args, message):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir)}
+    proc = subprocess.run([sys.executable, "-m", "agentic_rag.cli", "eval", *args, "--out", str(tmp_path / "o")],
+                          capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
+    assert proc.returncode != 0 and message in proc.stderr and "Traceback" not in proc.stderr
