@@ -21,6 +21,7 @@ from pathlib import Path
 
 from agentic_rag.app import App
 from graph.config import RunContext, Settings
+from graph.control import generation_plan
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "data" / "hotpotqa_dev_200.jsonl"
 
@@ -65,7 +66,7 @@ def main() -> None:
             result = app.ask(question, context=context)
             latencies.append((time.perf_counter() - started) * 1000)
             state = app.graph.get_state({"configurable": {"thread_id": result["thread_id"]}}).values
-            handed = state["evidence"] or state["chunks"][:3]  # what the generator received
+            _, handed = generation_plan(state)  # what the generator received
             hits["agentic"] += gold <= {c["title"] for c in handed}
             hits["agentic_any_hop"] += gold <= title_of([cid for hop in result["trace"] for cid in hop["chunk_ids"]])
             hops[result["hops"]] += 1
