@@ -340,7 +340,7 @@ def evaluate(
             "dataset": dataset.name,
             "format": fmt,
             "k": k,
-            "deciders": config.deciders,
+            "deciders": run.config.deciders,
             "chunks": run.app.services.store.count(),
             "questions": len(run.items),
             "completed": completed,

@@ -49,9 +49,10 @@ def contains_answer(prediction: str, golds: Sequence[str]) -> float:
     return float(any(normalize_answer(g) and f" {normalize_answer(g)} " in text for g in golds))
 
 
-def support_recall(found: Iterable[str], gold: set[str]) -> float:
-    """Fraction (0–1) of gold chunk ids among ``found``; 1.0 when there is no gold."""
-    return len(gold & set(found)) / len(gold) if gold else 1.0
+def support_recall(found: Iterable[str], gold: set[str]) -> float | None:
+    """Fraction (0–1) of gold chunk ids among ``found``; ``None`` when there is no gold (an
+    unanswerable question has nothing to find, so it is left out of retrieval averages)."""
+    return len(gold & set(found)) / len(gold) if gold else None
 
 
 def hop_contributions(hops: Sequence[Sequence[str]], gold: set[str]) -> list[bool]:

@@ -11,7 +11,8 @@ from evaluation.metrics import percentile
 
 
 def _mean(values: list) -> float | None:
-    values = [v for v in values if v is not None]
+    """Mean of the values that are not ``None`` (booleans count as 0/1); ``None`` if none."""
+    values = [float(v) for v in values if v is not None]
     return round(fmean(values), 4) if values else None
 
 
@@ -33,8 +34,7 @@ def summarize(records: list[dict]) -> dict:
             _mean([r["hop_recall"][i] for r in records if len(r["hop_recall"]) > i]) for i in range(depth)
         ],
         "hop_contribution_by_hop": [
-            _mean([float(r["hop_contribution"][i]) for r in records if len(r["hop_contribution"]) > i])
-            for i in range(depth)
+            _mean([r["hop_contribution"][i] for r in records if len(r["hop_contribution"]) > i]) for i in range(depth)
         ],
         "questions_reaching_hop": [sum(1 for h in hops if h > i) for i in range(depth)],
         "hops_mean": _mean(hops),
@@ -111,7 +111,9 @@ def render_markdown(report: dict) -> str:
     lines = [
         f"# {meta['dataset']} — {', '.join(modes)} (k = {meta['k']}, deciders: {meta['deciders']})",
         "",
-        f"{meta['chunks']} chunks pooled from the dataset's paragraphs; {meta['questions']} questions.",
+        f"{meta['chunks']} chunks pooled from the dataset's paragraphs; {meta['questions']} questions"
+        + ("" if meta.get("completed", True) else " — INTERRUPTED: partial results, rerun to continue")
+        + ". Retrieval metrics count only questions with gold paragraphs.",
         "",
         "| metric | " + " | ".join(modes) + " |",
         "|---|" + "---|" * len(modes),
@@ -147,9 +149,10 @@ def write_plots(report: dict, records: list[dict], out: Path) -> list[Path]:
     modes = list(report["modes"])
     paths = []
     fig, ax = plt.subplots(figsize=(6, 4))
-    for mode in modes:
+    for i, mode in enumerate(modes):
         values = report["modes"][mode]["recall_at_k_by_hop"]
-        ax.plot(range(1, len(values) + 1), values, marker="o", label=mode)
+        ax.plot(range(1, len(values) + 1), values, marker="os^"[i % 3], markersize=9 - 3 * i, label=mode)
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set(xlabel="hop", ylabel=f"supporting recall@{report['meta']['k']} of the hop", title="Recall by hop")
     ax.legend()
     paths.append(out / "recall_by_hop.png")

@@ -87,12 +87,20 @@ class EvalRun:
         unknown = sorted(set(config.modes) - set(MODES))
         if unknown or not config.modes:
             raise ConfigurationError(f"unknown mode(s) {unknown}; use {', '.join(MODES)}")
-        self.config = config
-        self.out = out
+        if config.limit is not None and config.limit < 1:
+            raise ConfigurationError(f"--limit {config.limit}: give at least 1")
         self.path = Path(config.dataset)
         self.items: list[QAItem] = load_dataset(self.path, config.format)[: config.limit]
-        self._check_out_folder()
         self.app = App(settings.model_copy(update={"collection": collection_name(self.path)}), **app_kwargs)
+        # Fail on a decider that cannot run before anything is written, and record what "auto"
+        # resolved to, so a continued run cannot mix model-free and LLM results.
+        probe = RunContext(deciders=config.deciders)
+        self.app.services.deciders(probe)
+        if config.deciders == "auto":
+            config.deciders = "llm" if self.app.services.chat_model is not None else "rules"
+        self.config = config
+        self.out = out
+        self._check_out_folder()
         self.source_key = f"eval:{self.path.name}"
         self.context = RunContext(
             deciders=config.deciders, max_evidence=config.k, retrieve_k=config.k, max_retries=config.max_retries
@@ -104,11 +112,15 @@ class EvalRun:
         self.out.mkdir(parents=True, exist_ok=True)
         saved = self.out / "config.json"
         mine = {k: v for k, v in asdict(self.config).items() if k != "limit"}
+        mine["modes"] = sorted(mine["modes"])
         if saved.exists():
             theirs = {k: v for k, v in json.loads(saved.read_text()).items() if k != "limit"}
-            if theirs != mine:
+            theirs["modes"] = sorted(theirs.get("modes", []))
+            diff = [f"{k}: {theirs.get(k)!r} there, {mine.get(k)!r} here" for k in mine if theirs.get(k) != mine.get(k)]
+            if diff:
                 raise ConfigurationError(
-                    f"{self.out} holds a run with other settings ({theirs}); use another --out or the same settings"
+                    f"{self.out} holds a run with other settings ({'; '.join(diff)}); "
+                    "use another --out or the same settings"
                 )
         saved.write_text(json.dumps(asdict(self.config), indent=2))
 
@@ -128,11 +140,26 @@ class EvalRun:
 
     # -- questions ------------------------------------------------------------------------------
 
-    def done(self) -> set[tuple[str, str]]:
+    def records(self) -> list[dict]:
+        """The results saved so far. A last line cut short by a crash is dropped (and removed
+        from the file), so that question is simply asked again."""
         path = self.out / "questions.jsonl"
         if not path.exists():
-            return set()
-        return {(r["id"], r["mode"]) for r in map(json.loads, path.read_text().splitlines()) if r}
+            return []
+        records, lines = [], path.read_text().splitlines()
+        for number, line in enumerate(lines):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                if number != len(lines) - 1:
+                    raise ConfigurationError(f"{path} line {number + 1} is not JSON; fix or delete it") from None
+                path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+        return records
+
+    def done(self) -> set[tuple[str, str]]:
+        return {(r["id"], r["mode"]) for r in self.records()}
 
     def run_standard(self, item: QAItem, cost: CostCallback) -> dict:
         started = time.perf_counter()
@@ -145,6 +172,7 @@ class EvalRun:
         return {
             "answer": answer.text,
             "handed": ids,
+            "titles": {c["chunk_id"]: c["title"] for c in chunks},
             "hops_ids": [ids],
             "stop_reason": "single_shot",
             "route": "retrieve",
@@ -163,6 +191,7 @@ class EvalRun:
         return {
             "answer": result["answer"],
             "handed": [c["chunk_id"] for c in handed],
+            "titles": {c["chunk_id"]: c["title"] for c in handed},
             "hops_ids": [hop["chunk_ids"] for hop in result["trace"]],
             "stop_reason": result["stop_reason"],
             "route": result["route"],
@@ -187,9 +216,11 @@ class EvalRun:
             "contains": contains_answer(run["answer"], item.answers) if item.answerable else None,
             "abstained": run["abstained"],
             "support_recall": support_recall(run["handed"], gold),
-            "all_found": float(gold <= set(run["handed"])),
+            "all_found": float(gold <= set(run["handed"])) if gold else None,
             "hop_recall": [support_recall(ids, gold) for ids in run["hops_ids"]],
-            "hop_contribution": hop_contributions(run["hops_ids"], gold),
+            "hop_contribution": hop_contributions(run["hops_ids"], gold) if gold else [None] * len(run["hops_ids"]),
+            "handed": [{"chunk_id": cid, "title": run["titles"].get(cid, "")} for cid in run["handed"]],
+            "gold_titles": sorted({title for title, _ in item.supporting}),
             "hops": len(run["hops_ids"]),
             "stop_reason": run["stop_reason"],
             "route": run["route"],

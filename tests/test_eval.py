@@ -38,14 +38,14 @@ def test_squad_normalisation_em_f1_and_contains():
 
 def test_recall_hop_contribution_and_percentiles():
     assert support_recall(["a", "b"], {"a", "c"}) == 0.5
-    assert support_recall(["a"], set()) == 1.0
+    assert support_recall(["a"], set()) is None  # nothing to find: left out of averages
     assert hop_contributions([["a", "x"], ["a", "y"], ["c"]], {"a", "c"}) == [True, False, True]
     assert percentile([10, 20, 30, 40], 50) == 25.0 and percentile([], 95) == 0.0
 
 
 def test_abstention_precision_and_recall():
-    base = {"em": None, "f1": None, "contains": None, "support_recall": 1.0, "all_found": 1.0, "hop_recall": [1.0],
-            "hop_contribution": [True], "hops": 1, "stop_reason": "x", "route": "retrieve", "latency_ms": 1.0,
+    base = {"em": None, "f1": None, "contains": None, "support_recall": None, "all_found": None, "hop_recall": [None],
+            "hop_contribution": [None], "hops": 1, "stop_reason": "x", "route": "retrieve", "latency_ms": 1.0,
             "llm_calls": 0, "input_tokens": 0, "output_tokens": 0}  # fmt: skip
     records = [
         {**base, "answerable": False, "abstained": True},
@@ -56,6 +56,7 @@ def test_abstention_precision_and_recall():
     summary = summarize(records)
     assert summary["abstention_precision"] == 0.5  # 1 of 2 abstentions was on an unanswerable question
     assert summary["abstention_recall"] == 0.5  # 1 of 2 unanswerable questions was abstained on
+    assert summary["all_supporting_found"] is None  # no question had gold paragraphs
 
 
 @pytest.mark.parametrize("name, fmt, first_type", [
@@ -114,9 +115,19 @@ def test_interrupted_run_continues_where_it_stopped(data_dir, tmp_path):
     lines = (tmp_path / "questions.jsonl").read_text().splitlines()
     assert len(lines) == 6 and all(json.loads(line)["support_recall"] is not None for line in lines)
 
-    other = EvalConfig(config.dataset, "hotpotqa", ["standard"], 3, "rules", 2, 3)
-    with pytest.raises(ConfigurationError, match="other settings"):
+    other = EvalConfig(config.dataset, "hotpotqa", ["standard", "agentic"], 3, "rules", 2, 3)
+    with pytest.raises(ConfigurationError, match="k: 5 there, 3 here"):
         EvalRun(settings, other, tmp_path)
+    reordered = EvalConfig(config.dataset, "hotpotqa", ["agentic", "standard"], 5, "rules", 2, 3)
+    EvalRun(settings, reordered, tmp_path).close()  # the order of modes does not matter
+
+    # A last line cut short by a crash is dropped and its question asked again.
+    path = tmp_path / "questions.jsonl"
+    path.write_text(path.read_text()[:-40])
+    third = EvalRun(settings, config, tmp_path)
+    records, completed = third.run(progress=False)
+    third.close()
+    assert completed and len(records) == 6 and len(path.read_text().splitlines()) == 6
 
 
 def test_eval_command_writes_report_and_plots(tmp_path, data_dir):
@@ -150,6 +161,8 @@ def test_eval_command_writes_report_and_plots(tmp_path, data_dir):
     ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--format", "bogus"], "unknown --format"),
     ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--k", "0"], "--k 0 is out of range"),
     ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--modes", "foo"], "unknown mode"),
+    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--format", "musique"], "does not hold musique records"),
+    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--limit", "0"], "--limit 0"),
 ])  # fmt: skip
 def test_eval_command_errors(tmp_path, data_dir, args, message):
     import os
