@@ -195,7 +195,7 @@ class App:
         self.graph.invoke(graph_input, config, context=context, durability="sync")
         return self.result(thread_id)
 
-    def result(self, thread_id: str) -> dict:
+    def result(self, thread_id: str, snapshot: Any = None) -> dict:
         """The thread's latest state as a result.
 
         Returns:
@@ -204,7 +204,7 @@ class App:
             plus ``thread_id``, ``status`` (``done``, ``interrupted`` or ``failed``) and
             ``interrupt`` (the pending review payload, or ``None``).
         """
-        snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
+        snapshot = snapshot or self.graph.get_state({"configurable": {"thread_id": thread_id}})
         values = {k: v for k, v in snapshot.values.items() if k in OutputState.__annotations__}
         interrupt = snapshot.interrupts[0].value if snapshot.interrupts else None
         status = "interrupted" if interrupt else ("failed" if snapshot.next else "done")
@@ -312,7 +312,7 @@ class App:
         rows = []
         for thread_id in seen:
             snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
-            result = self.result(thread_id)
+            result = self.result(thread_id, snapshot)
             rows.append(
                 {
                     "thread_id": thread_id,

@@ -225,48 +225,42 @@ class FeedbackReformulator:
     the question itself, as when nothing relevant was found), the original question is returned
     and the graph stops on a repeated query."""
 
-    def __init__(self, feedback_chunks: int = 1, max_queries: int = 6) -> None:
-        self.feedback_chunks = feedback_chunks
+    def __init__(self, max_queries: int = 6) -> None:
         self.max_queries = max_queries
 
-    def candidates(
-        self, question: str, pool: Sequence[Chunk], known_titles: frozenset[str] = frozenset()
-    ) -> list[tuple[str, str]]:
-        """(name, chunk id) pairs, best first.
+    def candidates(self, question: str, chunk: Chunk, known_titles: frozenset[str] = frozenset()) -> list[str]:
+        """Names in ``chunk`` that the question lacks, best first.
 
         A name scores the question-term coverage of the sentence it appears in, plus a bonus
         when it shares a term with the question (it names the kind of thing asked about, e.g.
-        "Major League Soccer" for "what league") and when it has several words; names of the
-        chunk's own subject (sharing a term with its title) and names from lower-ranked chunks
-        score less.
+        "Major League Soccer" for "what league") and when it has several words, less when it
+        names the chunk's own subject (shares a term with its title). Names of chunks already
+        in hand (``known_titles``, lower case) and dates are skipped.
         """
         q_terms = term_set(question)
         q_lower = question.lower()
-        scored: dict[str, tuple[float, int, str]] = {}
-        for rank, chunk in enumerate(pool[: self.feedback_chunks]):
-            title_terms = term_set(chunk["title"])
-            for unit in [chunk["title"], *sentences(chunk["text"])]:
-                match = coverage(q_terms, unit)
-                for name in names(unit):
-                    name_terms = term_set(name)
-                    if (
-                        not name_terms - q_terms
-                        or name.lower() in q_lower
-                        or name.lower() in known_titles
-                        or name.split()[0].lower() in _MONTHS
-                    ):
-                        continue
-                    score = (
-                        match
-                        + (0.3 if name_terms & q_terms else 0.0)
-                        + (0.2 if " " in name else 0.0)
-                        - (0.3 if name_terms & title_terms else 0.0)
-                        - 0.1 * rank
-                    )
-                    if name not in scored or score > scored[name][0]:
-                        scored[name] = (score, len(scored), chunk["chunk_id"])
-        ranked = sorted(scored.items(), key=lambda item: (-item[1][0], item[1][1]))
-        return [(name, cid) for name, (_, _, cid) in ranked]
+        title_terms = term_set(chunk["title"])
+        scored: dict[str, tuple[float, int]] = {}
+        for unit in [chunk["title"], *sentences(chunk["text"])]:
+            match = coverage(q_terms, unit)
+            for name in names(unit):
+                name_terms = term_set(name)
+                if (
+                    not name_terms - q_terms
+                    or name.lower() in q_lower
+                    or name.lower() in known_titles
+                    or name.split()[0].lower() in _MONTHS
+                ):
+                    continue
+                score = (
+                    match
+                    + (0.3 if name_terms & q_terms else 0.0)
+                    + (0.2 if " " in name else 0.0)
+                    - (0.3 if name_terms & title_terms else 0.0)
+                )
+                if name not in scored or score > scored[name][0]:
+                    scored[name] = (score, len(scored))
+        return [name for name, _ in sorted(scored.items(), key=lambda item: (-item[1][0], item[1][1]))]
 
     def reformulate(
         self, question: str, tried: Sequence[str], evidence: Sequence[Chunk], last_chunks: Sequence[Chunk]
@@ -277,8 +271,9 @@ class FeedbackReformulator:
         known = frozenset(c["title"].lower() for c in [*evidence, *last_chunks])
         for chunk in evidence:
             fresh = [
-                name for name, _ in self.candidates(question, [chunk], known) if normalise_query(name) not in tried_norm
-            ][: self.max_queries]
+                name for name in self.candidates(question, chunk, known) if normalise_query(name) not in tried_norm
+            ]
+            fresh = fresh[: self.max_queries]
             if fresh:
                 reason = f"bridge entities named in chunk {chunk['chunk_id'][:8]} ({chunk['title']})"
                 return Reformulation(fresh[0], reason, NAME, queries=fresh)
