@@ -169,7 +169,7 @@ def ingest(
         )
 
 
-@app.command()
+@app.command(short_help="Answer a question from the ingested documents, with citations.")
 def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
     thread: Annotated[Optional[str], typer.Option("--thread", help="Thread id (new thread when omitted).")] = None,
@@ -296,7 +296,7 @@ def replay(
     _print_result(result, as_json)
 
 
-@app.command("eval")
+@app.command("eval", short_help="Compare standard and agentic RAG on a QA dataset pooled into one corpus.")
 def evaluate(
     dataset: Annotated[Path, typer.Argument(help="HotpotQA/2Wiki/MuSiQue .jsonl, or a SQuAD 2.0 *_queries.json.")],
     modes: Annotated[str, typer.Option(help="Comma-separated: standard, agentic.")] = "standard,agentic",
