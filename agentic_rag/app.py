@@ -14,7 +14,13 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from agentic_rag.errors import CollectionNotFoundError, ConfigurationError, InvalidAnswerError, ThreadError
+from agentic_rag.errors import (
+    CollectionNotFoundError,
+    ConfigurationError,
+    InvalidAnswerError,
+    ThreadError,
+    describe_validation,
+)
 from deciders.base import Deciders
 from deciders.llm import LLMGenerator, LLMGrader, LLMReformulator, LLMRouter
 from deciders.rules import (
@@ -383,9 +389,8 @@ class App:
             try:
                 edit = ReplayEdit.model_validate(updates).model_dump(exclude_none=True)
             except ValidationError as exc:
-                problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
                 raise ThreadError(
-                    f"cannot edit the state that way ({problems}); editable: query, retries, route"
+                    f"cannot edit the state that way ({describe_validation(exc)}); editable: query, retries, route"
                 ) from None
             if "query" in edit:
                 edit["hop_queries"] = [edit["query"]]

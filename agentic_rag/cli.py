@@ -15,7 +15,7 @@ from typing import Annotated, Callable, Iterator, Optional
 import typer
 from pydantic import ValidationError
 
-from agentic_rag.errors import AgenticRagError, ConfigurationError
+from agentic_rag.errors import AgenticRagError, ConfigurationError, describe_validation
 from graph.config import RunContext, Settings
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.")
@@ -46,8 +46,7 @@ def _settings(data_dir: Path | None, collection: str | None, embedding: str | No
     try:
         return Settings(**{k: v for k, v in overrides.items() if v is not None})
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise ConfigurationError(f"invalid setting ({problems})") from None
+        raise ConfigurationError(f"invalid setting ({describe_validation(exc)})") from None
 
 
 @contextmanager

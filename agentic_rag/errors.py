@@ -4,6 +4,11 @@ The CLI prints ``str(error)`` on one line and exits with ``error.exit_code``.
 """
 
 
+def describe_validation(exc: Exception) -> str:
+    """``field: problem; …`` for a pydantic ``ValidationError`` (any exception with ``errors()``)."""
+    return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+
+
 class AgenticRagError(Exception):
     """Base class of every error meant for a user rather than a traceback."""
 

@@ -13,21 +13,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
 from agentic_rag.app import App
+from evaluation.metrics import percentile
 from graph.config import RunContext, Settings
 from graph.control import generation_plan
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "data" / "hotpotqa_dev_200.jsonl"
-
-
-def percentile(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1] if len(values) > 1 else values[0]
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ from deciders.base import (
     Reformulation,
     RouteDecision,
 )
-from deciders.text import coverage, names, normalise_query, sentences, term_set
+from deciders.text import coverage, names, normalise_query, sentences, strip_qualifier, term_set
 from store.chunks import DENSE_WEIGHT, RRF_K, Chunk
 
 NAME = "rules"
@@ -119,7 +119,6 @@ _PRONOUN = re.compile(r"\b(he|she|him|her|it|they|them|his|its|their)\b", re.IGN
 _POSSESSIVE = {"his", "its", "their"}
 _LEADING_CONNECTIVE = re.compile(r"^(?:and|so|also|then)\b[\s,]*", re.IGNORECASE)
 _CITATION_MARK = re.compile(r"\s*\[\d+\]")
-_QUALIFIER = re.compile(r"\s*\([^)]*\)$")
 
 
 def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | None:
@@ -134,7 +133,7 @@ def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | N
     entity = None
     for message in reversed(previous):  # the answer first, then the question it answered
         titles = message.additional_kwargs.get("cited_titles") or []
-        found = [_QUALIFIER.sub("", t) for t in titles if t] or names(_CITATION_MARK.sub("", str(message.content)))
+        found = [strip_qualifier(t) for t in titles if t] or names(_CITATION_MARK.sub("", str(message.content)))
         if found:
             entity = found[0]
             break

@@ -33,6 +33,14 @@ _NAME = re.compile(
 _ARTICLE = re.compile(r"^(?:A|An|The)\s+(?=[A-Z0-9])")
 
 
+_QUALIFIER = re.compile(r"\s*\([^)]*\)$")
+
+
+def strip_qualifier(title: str) -> str:
+    """A title without its trailing parenthesised qualifier: "Lawless (TV series)" → "Lawless"."""
+    return _QUALIFIER.sub("", title).strip()
+
+
 @lru_cache(maxsize=4096)
 def terms(text: str) -> tuple[str, ...]:
     """Stemmed content terms of ``text`` (stop words removed), in order, with repeats."""

@@ -6,6 +6,7 @@ import re
 
 from langgraph.runtime import Runtime
 
+from deciders.text import strip_qualifier
 from graph.config import RunContext, turn_context
 from graph.control import stop_after_grade
 from graph.services import GraphServices
@@ -13,12 +14,10 @@ from graph.state import AgentState
 from nodes import stopwatch
 from store.chunks import Chunk
 
-_QUALIFIER = re.compile(r"\s*\([^)]*\)$")
-
 
 def names_its_title(question: str, title: str) -> bool:
     """Whether the question names the chunk's title (without a parenthesised qualifier)."""
-    name = _QUALIFIER.sub("", title).strip().lower()
+    name = strip_qualifier(title).lower()
     return len(name) > 2 and re.search(rf"\b{re.escape(name)}\b", question.lower()) is not None
 
 
