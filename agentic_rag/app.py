@@ -40,6 +40,7 @@ from providers.chat import load_chat_model
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from store.chunks import Chunk, ChunkStore
 from store.embedded import embedded_postgres_url
+from store.mentions import Link
 
 _FROM_SETTINGS: Any = object()
 NO_ANSWER: Any = object()
@@ -105,6 +106,12 @@ class Services:
 
     def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
         return self.store.rank_among(query, ids)
+
+    def links_from(self, chunk_ids: list[str], exclude: list[str]) -> list[Link]:
+        return self.store.graph.links_from(chunk_ids, exclude)
+
+    def fetch(self, ids: list[str]) -> dict[str, Chunk]:
+        return self.store.fetch(ids)
 
     def describe_source(self, chunk: Chunk) -> str:
         return chunk["source"]

@@ -10,13 +10,16 @@ import uuid
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Annotated, Callable, Iterator, Optional
 
 import typer
 from pydantic import ValidationError
 
 from agentic_rag.errors import AgenticRagError, ConfigurationError, describe_validation
 from graph.config import RunContext, Settings
+
+if TYPE_CHECKING:
+    from ingest.pipeline import IngestReport
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.")
 
@@ -156,6 +159,7 @@ def ingest(
         f"{report.files} files ({report.unchanged} unchanged): {report.added} chunks added, {report.removed} removed"
         + (f", {report.deleted_files} deleted files dropped" if report.deleted_files else "")
         + f"; collection '{application.settings.collection}' holds {total} chunks"
+        + _graph_summary(report)
     )
     for path in report.empty:
         typer.echo(f"note: skipped empty file {path}", err=True)
@@ -168,6 +172,16 @@ def ingest(
         )
 
 
+def _graph_summary(report: IngestReport) -> str:
+    graph = report.graph
+    if graph is None or not (graph.chunks_scanned or graph.mentions_dropped):
+        return ""
+    return (
+        f"; mention graph: {graph.chunks_scanned} chunks scanned, {graph.mentions_added} links added, "
+        f"{graph.mentions_dropped} dropped in {graph.seconds:.2f} s"
+    )
+
+
 @app.command(short_help="Answer a question from the ingested documents, with citations.")
 def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
@@ -177,10 +191,13 @@ def ask(
     collection: Collection = None,
     embedding: Embedding = None,
     deciders: Deciders = None,
-    max_retries: Annotated[Optional[int], typer.Option(help="Reformulations allowed (0–6).")] = None,
+    max_retries: Annotated[Optional[int], typer.Option(help="Hops allowed after the first (0–4).")] = None,
     max_evidence: Annotated[Optional[int], typer.Option(help="Evidence budget, in chunks.")] = None,
     retrieve_k: Annotated[Optional[int], typer.Option(help="Chunks per retrieval hop.")] = None,
     time_limit: Annotated[Optional[float], typer.Option(help="Time budget per question, seconds.")] = None,
+    graph_hop: Annotated[
+        Optional[bool], typer.Option(help="Follow mention links before writing a new query (default on).")
+    ] = None,
     review_route: Annotated[bool, typer.Option(help="Pause after routing for approval or override.")] = False,
     review_stop: Annotated[bool, typer.Option(help="Pause when the search stops short of evidence.")] = False,
     review_answer: Annotated[bool, typer.Option(help="Pause on the draft answer for approval or edits.")] = False,
@@ -194,6 +211,7 @@ def ask(
             "max_evidence": max_evidence,
             "retrieve_k": retrieve_k,
             "time_limit_s": time_limit,
+            "graph_hop": graph_hop,
             "review_route": review_route,
             "review_stop": review_stop,
             "review_answer": review_answer,
@@ -298,7 +316,7 @@ def replay(
 @app.command("eval", short_help="Compare standard and agentic RAG on a QA dataset pooled into one corpus.")
 def evaluate(
     dataset: Annotated[Path, typer.Argument(help="HotpotQA/2Wiki/MuSiQue .jsonl, or a SQuAD 2.0 *_queries.json.")],
-    modes: Annotated[str, typer.Option(help="Comma-separated: standard, agentic.")] = "standard,agentic",
+    modes: Annotated[str, typer.Option(help="Comma-separated: standard, agentic, agentic-query.")] = "standard,agentic",
     k: Annotated[int, typer.Option("--k", help="Chunks handed to the generator in every mode.")] = 5,
     limit: Annotated[Optional[int], typer.Option(help="Only the first N questions.")] = None,
     out: Annotated[Optional[Path], typer.Option(help="Output folder (default eval-out/<dataset>).")] = None,
@@ -306,7 +324,7 @@ def evaluate(
         Optional[str], typer.Option("--format", help="hotpotqa | musique | squad (detected when omitted).")
     ] = None,
     deciders: Deciders = None,
-    max_retries: Annotated[int, typer.Option(help="Reformulations allowed in agentic mode.")] = 2,
+    max_retries: Annotated[int, typer.Option(help="Hops allowed after the first in agentic modes (0–4).")] = 2,
     data_dir: DataDir = None,
 ) -> None:
     """Compare standard (single-shot) and agentic RAG on a QA dataset pooled into one corpus.
@@ -365,7 +383,7 @@ def demo(data_dir: DataDir = None) -> None:
         typer.echo(
             f"{report.files} documents ({report.unchanged} unchanged): {report.added} chunks added, "
             f"{report.removed} removed; "
-            f"{application.services.store.count()} chunks in '{DEMO_COLLECTION}'\n"
+            f"{application.services.store.count()} chunks in '{DEMO_COLLECTION}'{_graph_summary(report)}\n"
         )
         for question in DEMO_QUESTIONS:
             typer.echo(f"Q: {question}")

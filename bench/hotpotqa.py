@@ -45,7 +45,7 @@ def main() -> None:
         print(f"ingest: {report.added} chunks in {ingest_s:.1f} s = {report.added / ingest_s:.0f} chunks/s")
 
         def title_of(ids: list[str]) -> set[str]:
-            return {title for _, _, title in store.get(ids).values()}
+            return {c["title"] for c in store.fetch(ids).values()}
 
         hits: Counter = Counter()
         latencies: list[float] = []

@@ -58,6 +58,15 @@ class Reformulation:
 
 
 @dataclass
+class LinkChoice:
+    chosen: list[int]
+    """Indices into the offered candidates, in the order to keep them."""
+    reason: str
+    decider: str
+    note: str | None = None
+
+
+@dataclass
 class Answer:
     text: str
     cited: list[tuple[int, str]] = field(default_factory=list)
@@ -82,11 +91,17 @@ class Grader(Protocol):
 
 
 class Reformulator(Protocol):
-    """Writes the next query from what has been tried and found."""
+    """Writes the next query from what has been tried and found, and chooses which mention
+    links a graph hop follows."""
 
     def reformulate(
         self, question: str, tried: Sequence[str], evidence: Sequence[Chunk], last_chunks: Sequence[Chunk]
     ) -> Reformulation: ...
+
+    def choose_links(self, question: str, candidates: Sequence[Chunk], k: int) -> LinkChoice:
+        """Pick at most ``k`` of ``candidates`` (chunks reached by links, each with ``via`` and
+        ``linked_from``, ranked best first by relevance to the question) to keep."""
+        ...
 
 
 class Generator(Protocol):

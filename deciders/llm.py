@@ -22,6 +22,7 @@ from deciders.base import (
     ChunkVerdict,
     GenerationMode,
     Grading,
+    LinkChoice,
     Reformulation,
     RouteDecision,
 )
@@ -51,6 +52,12 @@ class ChunkOut(BaseModel):
 class SufficientOut(BaseModel):
     sufficient: bool
     missing: str = ""
+
+
+class LinksOut(BaseModel):
+    follow: list[int]
+    """1-based numbers of the candidates to follow, best first."""
+    reason: str = ""
 
 
 def _short(exc: BaseException) -> str:
@@ -137,6 +144,8 @@ class LLMGrader:
 
     def _grade_one(self, args: tuple[str, str, Chunk]) -> tuple[ChunkOut | None, str | None]:
         question, query, chunk = args
+        if chunk.get("via"):  # reached by a graph hop: say how
+            query = f"a link to '{chunk['via']}', which earlier evidence mentions"
         user = grade_prompts.CHUNK_USER.format(
             question=question, query=query, title=chunk["title"], text=chunk["text"][:MAX_PASSAGE_CHARS]
         )
@@ -187,6 +196,23 @@ class LLMReformulator:
         if not query or len(query) > 500:
             return Reformulation(keep, "fallback: keep the query", self.name, "empty or overlong reply")
         return Reformulation(query, "rewritten by the model", self.name)
+
+    def choose_links(self, question: str, candidates: Sequence[Chunk], k: int) -> LinkChoice:
+        """Ask the model which of the candidate links to follow (at most ``k``, by number); a
+        reply out of range, repeated or over ``k`` falls back to the ranked order."""
+        ranked = list(range(min(k, len(candidates))))
+        offered = "\n\n".join(
+            f"[{i}] {c['title']} (linked as '{c['via']}'): {c['text'][:400]}" for i, c in enumerate(candidates, 1)
+        )
+        user = reformulate_prompts.LINKS_USER.format(question=question, k=k, candidates=offered)
+        out, note = ask_structured(self.model, LinksOut, reformulate_prompts.LINKS_SYSTEM, user)
+        if out is None:
+            return LinkChoice(ranked, "fallback: best-ranked links", self.name, note)
+        picks = [n - 1 for n in out.follow]
+        if len(picks) > k or len(set(picks)) != len(picks) or any(not 0 <= p < len(candidates) for p in picks):
+            note = f"invalid choice {out.follow} (allowed: up to {k} distinct numbers 1–{len(candidates)})"
+            return LinkChoice(ranked, "fallback: best-ranked links", self.name, note)
+        return LinkChoice(picks, out.reason or "chosen by the model", self.name)
 
 
 class LLMGenerator:

@@ -23,6 +23,7 @@ from deciders.base import (
     ChunkVerdict,
     GenerationMode,
     Grading,
+    LinkChoice,
     Reformulation,
     RouteDecision,
 )
@@ -174,10 +175,10 @@ class LexicalGrader:
 
     * coverage: the fraction of the question's stemmed content terms found in the chunk (title
       included), and
-    * chain: on a later hop, ``CHAIN_WEIGHT`` × the fraction of the hop query's terms found in
-      the chunk's title —
-      the page about the bridge entity that earlier evidence named is relevant to the question
-      through that evidence, though it shares few of the question's words.
+    * chain: on a later hop, ``CHAIN_WEIGHT`` × the fraction of the terms of the query that
+      found the chunk (or of the entity a graph hop followed to it: ``via``) found in the
+      chunk's title — the page about the bridge entity that earlier evidence named is relevant to the
+      question through that evidence, though it shares few of the question's words.
 
     A chunk is relevant when its score reaches ``min_relevance``. On the first hop the evidence
     suffices only when one relevant chunk holds every question term: a multi-hop question's
@@ -196,6 +197,8 @@ class LexicalGrader:
         best_fused = (1.0 + DENSE_WEIGHT) / (RRF_K + 1)
         retrieval = min(1.0, chunk["score"] / best_fused)
         match = coverage(question_terms, f"{chunk['title']} {chunk['text']}")
+        if chunk.get("via"):
+            query_terms = term_set(chunk["via"])
         if query_terms:
             match = max(match, CHAIN_WEIGHT * coverage(query_terms, chunk["title"]))
         return round(0.7 * match + 0.3 * retrieval, 4)
@@ -281,6 +284,10 @@ class FeedbackReformulator:
         if words and normalise_query(" ".join(words)) not in tried_norm:
             return Reformulation(" ".join(words), "question terms no evidence covers", NAME)
         return Reformulation(question, "no new name or term left to search", NAME)
+
+    def choose_links(self, question: str, candidates: Sequence[Chunk], k: int) -> LinkChoice:
+        """The ``k`` best candidates in their ranked order (relevance to the question)."""
+        return LinkChoice(list(range(min(k, len(candidates)))), "best-ranked links", NAME)
 
 
 class ExtractiveGenerator:

@@ -3,6 +3,7 @@ appending each result to ``questions.jsonl`` so an interrupted run continues whe
 
 * ``standard``: single shot — retrieve the top ``k`` chunks for the question once, generate.
 * ``agentic``: the full graph, with the evidence budget handed to the generator also ``k``.
+* ``agentic-query``: the same without the graph hop (every retry is a reformulated query).
 
 Both use the same deciders (model-free unless a chat model is configured) and the same corpus.
 """
@@ -31,7 +32,10 @@ from graph.control import generation_plan
 from ingest.loaders import Source
 from store.chunks import chunk_id
 
-MODES = ("standard", "agentic")
+AGENTIC_MODES: dict[str, dict] = {"agentic": {}, "agentic-query": {"graph_hop": False}}
+"""Variants of the graph compared by the harness: mode → run settings over the defaults
+(``agentic-query``: every retry writes a new query, no graph hop)."""
+MODES = ("standard", *AGENTIC_MODES)
 
 
 @dataclass
@@ -102,9 +106,16 @@ class EvalRun:
         self.out = out
         self._check_out_folder()
         self.source_key = f"eval:{self.path.name}"
-        self.context = RunContext(
-            deciders=config.deciders, max_evidence=config.k, retrieve_k=config.k, max_retries=config.max_retries
-        )
+        self.contexts = {
+            mode: RunContext(
+                deciders=config.deciders,
+                max_evidence=config.k,
+                retrieve_k=config.k,
+                max_retries=config.max_retries,
+                **AGENTIC_MODES.get(mode, {}),
+            )
+            for mode in MODES
+        }
 
     def _check_out_folder(self) -> None:
         if self.out.exists() and not self.out.is_dir():
@@ -164,7 +175,7 @@ class EvalRun:
     def run_standard(self, item: QAItem, cost: CostCallback) -> dict:
         started = time.perf_counter()
         chunks = self.app.services.search(item.question, self.config.k)
-        generator = self.app.services.deciders(self.context).generator
+        generator = self.app.services.deciders(self.contexts["standard"]).generator
         answer = RunnableLambda(lambda _: generator.generate(item.question, chunks, "answer", [])).invoke(
             None, config={"callbacks": [cost]}
         )
@@ -181,10 +192,10 @@ class EvalRun:
             "latency_ms": (time.perf_counter() - started) * 1000,
         }
 
-    def run_agentic(self, item: QAItem, cost: CostCallback) -> dict:
+    def run_agentic(self, item: QAItem, mode: str, cost: CostCallback) -> dict:
         started = time.perf_counter()
         thread_id = f"eval-{uuid.uuid4().hex[:12]}-{item.id}"  # a fresh thread: no earlier turns
-        result = self.app.ask(item.question, thread_id=thread_id, context=self.context, callbacks=[cost])
+        result = self.app.ask(item.question, thread_id=thread_id, context=self.contexts[mode], callbacks=[cost])
         latency = (time.perf_counter() - started) * 1000
         values = self.app.graph.get_state({"configurable": {"thread_id": result["thread_id"]}}).values
         mode, handed = generation_plan(values)
@@ -248,7 +259,7 @@ class EvalRun:
             try:
                 for item, mode in todo:
                     cost = CostCallback()
-                    run = self.run_standard(item, cost) if mode == "standard" else self.run_agentic(item, cost)
+                    run = self.run_standard(item, cost) if mode == "standard" else self.run_agentic(item, mode, cost)
                     sink.write(json.dumps(self.score(item, mode, run, cost), ensure_ascii=False) + "\n")
                     sink.flush()
                     bar.update()

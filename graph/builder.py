@@ -1,16 +1,18 @@
-"""Build the graph: route → retrieve → grade → reformulate → generate, joined by conditional edges.
+"""Build the graph: route → retrieve → grade → follow links / reformulate → generate, joined by
+conditional edges.
 
 ::
 
-    START → route ─direct──────────────────────────────────────┐
-              └─retrieve→ retrieve → grade ─stop────────────→ generate → END
-                              ↑          └─go on→ reformulate ─repeated query─┘
-                              └──────────────────────────┘
+    START → route ─direct→ generate → END
+              └─retrieve→ retrieve → grade ─stop→ generate
+                              ↑        └─go on→ follow_links ─links→ grade
+                              │                      └─no link→ reformulate ─repeated query→ generate
+                              └─────────────────────────────────────┘
 
 with three optional human reviews (interrupts, off by default): ``review_route`` after route,
 ``review_stop`` before a caveat answer, ``review_answer`` after generate (see
-:mod:`graph.interrupts`). The edge functions only read ``route``, ``stop_reason`` and the run's
-review switches; the nodes decide them, and :mod:`graph.control` holds the caps.
+:mod:`graph.interrupts`). The edge functions only read ``route``, ``stop_reason``, ``links`` and the
+run's switches; the nodes decide them, and :mod:`graph.control` holds the caps.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from graph.config import RunContext
 from graph.control import wants_stop_review
 from graph.services import GraphServices
 from graph.state import AgentState, InputState, OutputState
-from nodes import generate, grade, reformulate, retrieve, route
+from nodes import follow_links, generate, grade, reformulate, retrieve, route
 from nodes.review_answer import review_answer
 from nodes.review_route import review_route
 from nodes.review_stop import review_stop
@@ -42,12 +44,18 @@ def after_route(state: AgentState) -> Literal["review_route", "retrieve", "gener
     return "generate" if state.get("route") == "direct" else "retrieve"
 
 
-def after_grade(state: AgentState) -> Literal["reformulate", "review_stop", "generate"]:
+def after_grade(state: AgentState) -> Literal["follow_links", "reformulate", "review_stop", "generate"]:
     """Generate once any stop reason is set (enough evidence, or a cap fired); a stop without
-    enough evidence goes to the optional stop review first."""
+    enough evidence goes to the optional stop review first. Otherwise the next hop follows the
+    mention graph (when the run's ``graph_hop`` is on), else writes a new query."""
     if not state.get("stop_reason"):
-        return "reformulate"
+        return "follow_links" if state.get("run_context", {}).get("graph_hop", True) else "reformulate"
     return "review_stop" if wants_stop_review(state) else "generate"
+
+
+def after_follow_links(state: AgentState) -> Literal["grade", "reformulate"]:
+    """Grade the chunks the links reached; with no link to follow, fall back to a new query."""
+    return "grade" if state.get("links") else "reformulate"
 
 
 def after_reformulate(state: AgentState) -> Literal["retrieve", "review_stop", "generate"]:
@@ -79,6 +87,7 @@ def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | Non
     builder.add_node("retrieve", retrieve.make_node(services))
     builder.add_node("grade", grade.make_node(services))
     builder.add_node("reformulate", reformulate.make_node(services))
+    builder.add_node("follow_links", follow_links.make_node(services))
     builder.add_node("generate", generate.make_node(services))
     builder.add_node("review_route", review_route, destinations=("retrieve", "generate"))
     builder.add_node("review_stop", review_stop, destinations=("retrieve", "generate", END))
@@ -87,6 +96,7 @@ def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | Non
     builder.add_conditional_edges("route", after_route)
     builder.add_edge("retrieve", "grade")
     builder.add_conditional_edges("grade", after_grade)
+    builder.add_conditional_edges("follow_links", after_follow_links)
     builder.add_conditional_edges("reformulate", after_reformulate)
     builder.add_conditional_edges("generate", after_generate)
     return builder.compile(checkpointer=checkpointer, name="agentic-rag")

@@ -22,10 +22,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from agentic_rag.errors import ConfigurationError
 
 DeciderMode = Literal["auto", "llm", "rules"]
-MAX_RETRIES_LIMIT = 6
-"""Highest ``max_retries`` accepted: keeps the worst case without reviews (3 × 6 + 4 = 22 steps)
-under LangGraph's default recursion limit of 25, so even a caller that sets no limit is stopped
-by the caps, never by the recursion limit."""
+MAX_RETRIES_LIMIT = 4
+"""Highest ``max_retries`` accepted: keeps the worst case (4 × 4 + 6 = 22 steps, see
+:meth:`RunContext.step_bound`) under LangGraph's default recursion limit of 25, so even a caller
+that sets no limit is stopped by the caps, never by the recursion limit."""
 
 
 def default_data_dir() -> Path:
@@ -92,7 +92,8 @@ class RunContext:
     """``rules`` forces the model-free deciders; ``llm`` requires a chat model; ``auto`` uses the
     chat model when one is configured."""
     max_retries: int = 2
-    """Reformulations allowed per question (a retry is one reformulate → retrieve round)."""
+    """Hops allowed after the first, per question (a retry is one graph hop, or one reformulate →
+    retrieve round)."""
     max_evidence: int = 8
     """Evidence budget: most chunks kept and handed to the generator."""
     retrieve_k: int = 5
@@ -102,6 +103,9 @@ class RunContext:
     time_limit_s: float = 60.0
     """Wall-clock budget of one question's work, in seconds (summed over node executions, so a
     resumed run is not charged for the time it spent stopped)."""
+    graph_hop: bool = True
+    """Follow the collection's entity-mention graph from the evidence before writing a new query
+    (see :mod:`nodes.follow_links`); off: every retry is a reformulated query."""
     min_relevance: float = 0.4
     """Model-free grader: lowest score (0–1) for a chunk to count as relevant."""
     max_question_chars: int = 4000
@@ -132,7 +136,7 @@ class RunContext:
         ]
         problems += [
             f"{name}={getattr(self, name)!r} (allowed true, false)"
-            for name in ("review_route", "review_stop", "review_answer")
+            for name in ("graph_hop", "review_route", "review_stop", "review_answer")
             if not isinstance(getattr(self, name), bool)
         ]
         if self.deciders not in ("auto", "llm", "rules"):
@@ -151,10 +155,11 @@ class RunContext:
         return cls(**values)
 
     def step_bound(self) -> int:
-        """Most graph steps one invocation can take: route (and its review), ``max_retries + 1``
-        hops of retrieve and grade, ``max_retries`` reformulations, the stop review, generate
-        and the answer review. A resumed interrupt starts a new invocation."""
-        return 1 + int(self.review_route) + 2 * (self.max_retries + 1) + self.max_retries + 1 + 1 + 1
+        """Most graph steps one invocation can take: route (and its review), the first retrieve
+        and grade, then per retry at most follow_links (finding nothing), reformulate, retrieve
+        and grade, then the stop review, generate and the answer review. A resumed interrupt
+        starts a new invocation."""
+        return 1 + int(self.review_route) + 2 + 4 * self.max_retries + 1 + 1 + 1
 
 
 def run_context(context: "RunContext | dict | None") -> "RunContext":

@@ -7,6 +7,7 @@ from typing import Protocol
 from deciders.base import Deciders
 from graph.config import RunContext
 from store.chunks import Chunk
+from store.mentions import Link
 
 
 class GraphServices(Protocol):
@@ -16,6 +17,14 @@ class GraphServices(Protocol):
 
     def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
         """Relevance of each chunk in ``ids`` to ``query``, ranked among ``ids`` only."""
+        ...
+
+    def links_from(self, chunk_ids: list[str], exclude: list[str]) -> list[Link]:
+        """Mention links out of ``chunk_ids`` to chunks not in ``exclude`` (see :mod:`store.mentions`)."""
+        ...
+
+    def fetch(self, ids: list[str]) -> dict[str, Chunk]:
+        """The chunks with these ids (score 0, no ranks), by id; missing ids are absent."""
         ...
 
     def deciders(self, context: RunContext) -> Deciders:

@@ -54,6 +54,8 @@ class HopTrace(TypedDict, total=False):
     """Decider that wrote the next hop's query (set when the loop goes on)."""
     next_query_reason: str
     next_query_note: str
+    links: list[dict]
+    """Graph hops: each link followed, ``{"from": chunk id, "entity": name, "to": chunk id}``."""
     elapsed_ms: float
 
 
@@ -94,6 +96,10 @@ class AgentState(TypedDict, total=False):
     evidence: list[Chunk]
     """Relevant chunks kept so far, unique by chunk id, best first, at most ``max_evidence``."""
     seen_ids: list[str]
+    expanded_ids: list[str]
+    """Evidence chunks whose mention links a graph hop has followed."""
+    links: list[dict]
+    """Links the last graph hop followed (empty: nothing new to follow, fall back to a query)."""
     retries: int
     hops: int
     sufficient: bool
@@ -129,6 +135,8 @@ def fresh_turn(question: str) -> dict:
         "chunks": [],
         "evidence": [],
         "seen_ids": [],
+        "expanded_ids": [],
+        "links": [],
         "retries": 0,
         "hops": 0,
         "sufficient": False,

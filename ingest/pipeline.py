@@ -14,6 +14,7 @@ from tqdm import tqdm
 from agentic_rag.errors import IngestError
 from ingest.loaders import TEXT_SUFFIXES, EmptySourceError, Source, UnreadableSourceError, iter_files, load_file
 from store.chunks import WRITE_BATCH, ChunkStore
+from store.mentions import GraphUpdate
 
 
 @dataclass
@@ -32,23 +33,30 @@ class IngestReport:
     deleted_files: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)
+    graph: GraphUpdate | None = None
+    """What the mention-graph update after the writes did."""
 
 
-def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestReport, progress: bool = False) -> None:
-    """Write each source unless its recorded content hash is unchanged; with ``progress``, a
-    chunk-level progress bar for sources of more than ``WRITE_BATCH`` chunks."""
+def store_source(store: ChunkStore, source: Source, report: IngestReport, progress: bool = False) -> None:
+    """Write one source unless its recorded content hash is unchanged; with ``progress``, a
+    chunk-level progress bar for a source of more than ``WRITE_BATCH`` chunks. The mention
+    graph is left to :func:`store_sources` / :func:`ingest_files`, once per run."""
+    report.files += 1
+    if store.source_hash(source.key) == source.content_hash:
+        report.unchanged += 1
+        return
+    show = progress and len(source.chunks) > WRITE_BATCH
+    with tqdm(total=len(source.chunks), desc=Path(source.key).name, unit="chunk", disable=not show, leave=False) as bar:
+        update = store.replace_source(source.key, source.content_hash, source.chunks, on_progress=bar.update)
+    report.added += update.added
+    report.removed += update.removed
+
+
+def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestReport) -> None:
+    """Write each source (see :func:`store_source`), then update the mention graph."""
     for source in sources:
-        report.files += 1
-        if store.source_hash(source.key) == source.content_hash:
-            report.unchanged += 1
-            continue
-        show = progress and len(source.chunks) > WRITE_BATCH
-        with tqdm(
-            total=len(source.chunks), desc=Path(source.key).name, unit="chunk", disable=not show, leave=False
-        ) as bar:
-            update = store.replace_source(source.key, source.content_hash, source.chunks, on_progress=bar.update)
-        report.added += update.added
-        report.removed += update.removed
+        store_source(store, source, report)
+    report.graph = store.graph.update()
 
 
 def collect_files(paths: list[Path]) -> list[Path]:
@@ -90,7 +98,7 @@ def ingest_files(
         progress: show tqdm progress bars.
 
     Returns:
-        The totals, with the skipped files and their reasons.
+        The totals, with the skipped files and their reasons, and the mention-graph update.
     """
     report = IngestReport()
     for path in tqdm(files, desc="ingest", unit="file", disable=not progress):
@@ -103,7 +111,7 @@ def ingest_files(
             report.skipped.append((str(path), str(exc)))
             continue
         try:
-            store_sources(store, [source], report, progress)
+            store_source(store, source, report, progress)
         except (psycopg.DataError, sqlalchemy.exc.DataError) as exc:  # text PostgreSQL refuses
             report.skipped.append((str(path), f"refused by PostgreSQL ({str(exc).splitlines()[0][:120]})"))
     present = {str(f) for f in files}
@@ -112,4 +120,5 @@ def ingest_files(
             if source not in present:
                 report.removed += store.delete_source(source)
                 report.deleted_files += 1
+    report.graph = store.graph.update()
     return report

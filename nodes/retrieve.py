@@ -28,7 +28,7 @@ def make_node(services: GraphServices):
             found: dict[str, Chunk] = {}
             for query in queries:
                 for chunk in services.search(query, k):
-                    found.setdefault(chunk["chunk_id"], chunk)
+                    found.setdefault(chunk["chunk_id"], {**chunk, "via": query} if hops > 1 else chunk)
         chunks = [{**chunk, "hop": hops, "rank": rank} for rank, chunk in enumerate(found.values())]
         seen = set(state.get("seen_ids", []))
         ids = [c["chunk_id"] for c in chunks]

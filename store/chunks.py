@@ -24,6 +24,7 @@ from langchain_postgres import Column, PGEngine, PGVectorStore
 
 from agentic_rag.errors import CollectionNotFoundError, EmbeddingMismatchError, StoreUnavailableError
 from providers.embeddings import EmbeddingModel
+from store.mentions import MentionGraph
 
 RRF_K = 60
 """Reciprocal-rank-fusion constant from Cormack et al. (2009)."""
@@ -59,6 +60,11 @@ class Chunk(TypedDict):
     """First-hop chunks: the question names the chunk's title (an entity it asks about)."""
     question_score: NotRequired[float]
     """For chunks found by later hops: fused relevance to the original question among the pool."""
+    via: NotRequired[str]
+    """For chunks found by later hops: the query that found the chunk, or for a graph hop the
+    entity whose mention led to it."""
+    linked_from: NotRequired[str]
+    """For chunks reached by a graph hop: the chunk that mentions ``via``."""
 
 
 def chunk_id(source: str, title: str, text: str) -> str:
@@ -108,6 +114,8 @@ class ChunkStore:
         self.table = f"chunks_{collection}"
         self._conn = conn
         self._engine = PGEngine.from_connection_string(_sqlalchemy_url(url))
+        self.graph = MentionGraph(conn, self.table)
+        """The collection's entity-mention graph (updated by the ingest pipeline)."""
         self._ensure_collection(create)
         self._vectors = PGVectorStore.create_sync(
             self._engine,
@@ -185,6 +193,7 @@ class ChunkStore:
                         f"({self.embedding.dimension}-d); use --embedding matching the collection, "
                         "or ingest into another --collection"
                     )
+                self.graph.create_schema()  # collections made before the graph existed gain it
                 return
             if not create:
                 names = [r[0] for r in conn.execute("SELECT name FROM rag_collections ORDER BY name").fetchall()]
@@ -207,6 +216,7 @@ class ChunkStore:
             )
             with conn.transaction():
                 self._create_lexical_index()
+                self.graph.create_schema()
                 conn.execute(
                     "INSERT INTO rag_collections (name, table_name, embedding_model, dimension) "
                     "VALUES (%s, %s, %s, %s)",
@@ -397,13 +407,18 @@ class ChunkStore:
             fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + rank)
         return fused
 
-    def get(self, ids: Iterable[str]) -> dict[str, tuple[str, str, str]]:
-        """Map chunk id → (text, source, title) for the ids that exist."""
+    def fetch(self, ids: Iterable[str]) -> dict[str, Chunk]:
+        """The chunks with these ids that exist, by id (score 0, no ranks)."""
         rows = self._conn.execute(
             f"SELECT chunk_id, content, source, coalesce(title, '') FROM {self.table} WHERE chunk_id = ANY(%s)",
             (list(ids),),
         ).fetchall()
-        return {r[0]: (r[1], r[2], r[3]) for r in rows}
+        return {
+            cid: Chunk(
+                chunk_id=cid, text=text, source=source, title=title, score=0.0, dense_rank=None, lexical_rank=None
+            )
+            for cid, text, source, title in rows
+        }
 
     def search(self, query: str, k: int, candidates: int = 50) -> list[Chunk]:
         """Hybrid search: dense and BM25 rankings fused by weighted reciprocal rank,
@@ -426,19 +441,16 @@ class ChunkStore:
             for cid, rank in ranks.items():
                 fused[cid] = fused.get(cid, 0.0) + weight / (RRF_K + rank)
         top = sorted(fused, key=lambda cid: (-fused[cid], cid))[:k]
-        rows = self.get(top)
+        found = self.fetch(top)
         return [
-            Chunk(
-                chunk_id=cid,
-                text=rows[cid][0],
-                source=rows[cid][1],
-                title=rows[cid][2],
-                score=round(fused[cid], 6),
-                dense_rank=dense_rank.get(cid),
-                lexical_rank=lexical_rank.get(cid),
-            )
+            {
+                **found[cid],
+                "score": round(fused[cid], 6),
+                "dense_rank": dense_rank.get(cid),
+                "lexical_rank": lexical_rank.get(cid),
+            }
             for cid in top
-            if cid in rows
+            if cid in found
         ]
 
     def close(self) -> None:

@@ -169,7 +169,7 @@ def test_asking_a_collection_that_does_not_exist(cli):
 @pytest.mark.parametrize(
     "args, expected",
     [
-        (["ask", "hi?", "--max-retries", "99"], "max_retries=99 (allowed 0–6)"),
+        (["ask", "hi?", "--max-retries", "99"], "max_retries=99 (allowed 0–4)"),
         (["ask", "hi?", "--collection", "bad;name"], "collection names use letters"),
         (["ask", "hi?", "--deciders", "banana"], "deciders='banana'"),
     ],

@@ -95,11 +95,11 @@ def test_interrupted_run_continues_where_it_stopped(data_dir, tmp_path):
     real = first.run_agentic
     calls = []
 
-    def interrupted(item, cost):
+    def interrupted(item, mode, cost):
         calls.append(item.id)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return real(item, cost)
+        return real(item, mode, cost)
 
     first.run_agentic = interrupted
     records, completed = first.run(progress=False)

@@ -39,8 +39,9 @@ def test_smoke_sets_end_to_end_with_model_free_deciders(make_app, dataset):
         cited = {c["chunk_id"] for c in result["citations"]}
         assert cited, "every retrieved answer cites its evidence"
         assert cited <= {cid for hop in result["trace"] for cid in hop["chunk_ids"]}
-        found = {t for hop in result["trace"] for t in app.services.store.get(hop["chunk_ids"]).values()}
-        found_titles = {title for _, _, title in found}
+        found_titles = {
+            c["title"] for hop in result["trace"] for c in app.services.store.fetch(hop["chunk_ids"]).values()
+        }
         gold = supporting_titles(record)
         recalls.append(len(gold & found_titles) / len(gold))
     recall = sum(recalls) / len(recalls)
@@ -92,7 +93,8 @@ def test_caps_max_retries_zero_and_time_limit(hotpot_app):
 
 def test_run_killed_after_first_hop_resumes_to_the_same_answer(hotpot_app):
     question = "What is the boiling point of liquid tungsten in kelvin?"
-    context = RunContext(deciders="rules", max_retries=1)  # not the default: resume must keep it
+    # not the default: resume must keep it; the second hop is a search (no graph hop), killed below
+    context = RunContext(deciders="rules", max_retries=1, graph_hop=False)
     uninterrupted = hotpot_app.ask(question, context=context)
     assert uninterrupted["hops"] == 2 and uninterrupted["stop_reason"] == "max_retries"
     services = hotpot_app.services

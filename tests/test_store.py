@@ -69,7 +69,7 @@ def test_bm25_ranks_rare_terms_first(make_app, tmp_path):
     app = make_app()
     app.ingest([tmp_path])
     ranked = app.services.store.lexical_search("cat zebra", 3)
-    titles = [app.services.store.get([cid])[cid][2] for cid, _ in ranked]
+    titles = [app.services.store.fetch([cid])[cid]["title"] for cid, _ in ranked]
     assert titles[0] == "2"  # 'zebra' is the rarer term
     assert set(titles) == {"0", "1", "2"}
 

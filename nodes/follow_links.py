@@ -1,0 +1,87 @@
+"""Follow links: a graph hop along the collection's entity-mention graph (:mod:`store.mentions`).
+
+From the best evidence not yet expanded (the ``FRONTIER`` first kept chunks), follow every
+mention edge to the chunks about the mentioned entities, rank those candidates by their relevance
+to the original question, let the reformulator choose at most ``retrieve_k`` (model-free: the
+best-ranked; an LLM may pick among the offered candidates only), and hand them to the grader as
+the hop's chunks. Repeated, the hop walks a chain: the next frontier is the evidence the last
+hop admitted. When the frontier links to nothing new, the node records why and the graph falls
+back to the entity-query hop (reformulate → retrieve).
+"""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from graph.config import RunContext, turn_context
+from graph.services import GraphServices
+from graph.state import AgentState, HopTrace
+from nodes import stopwatch
+
+FRONTIER = 3
+"""Evidence chunks whose links one graph hop follows (the best not followed before)."""
+
+
+def make_node(services: GraphServices):
+    def follow_links(state: AgentState, runtime: Runtime[RunContext]) -> dict:
+        """One graph hop; sets ``links`` (empty when there was nothing new to follow)."""
+        ctx = turn_context(state, runtime.context)
+        question = state.get("standalone_question") or state["question"]
+        expanded = state.get("expanded_ids", [])
+        with stopwatch() as ms:
+            frontier = [c["chunk_id"] for c in state.get("evidence", []) if c["chunk_id"] not in expanded][:FRONTIER]
+            links = services.links_from(frontier, exclude=state.get("seen_ids", []))
+            candidates = services.fetch([link["target_id"] for link in links])
+            scores = services.rank_among(question, list(candidates))
+            ranked = sorted(
+                (
+                    {**candidates[link["target_id"]], "via": link["entity"], "linked_from": link["source_id"]}
+                    for link in links
+                    if link["target_id"] in candidates
+                ),
+                key=lambda c: -scores.get(c["chunk_id"], 0.0),
+            )
+            choice = (
+                services.deciders(ctx).reformulator.choose_links(question, ranked, ctx.retrieve_k) if ranked else None
+            )
+        update: dict = {
+            "expanded_ids": [*expanded, *frontier],
+            "elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0],
+        }
+        if choice is None or not choice.chosen:
+            why = "no link from the evidence to an unseen chunk" if choice is None else "the decider chose no link"
+            update["links"] = []
+            update["notes"] = [*state.get("notes", []), f"follow_links: {why}; entity-query hop instead"]
+            return update
+        hops = state.get("hops", 0) + 1
+        chunks = [
+            {**ranked[i], "score": round(scores.get(ranked[i]["chunk_id"], 0.0), 6), "hop": hops, "rank": rank}
+            for rank, i in enumerate(choice.chosen)
+        ]
+        hop_links = [{"from": c["linked_from"], "entity": c["via"], "to": c["chunk_id"]} for c in chunks]
+        entities = list(dict.fromkeys(c["via"] for c in chunks))
+        entry = HopTrace(
+            hop=hops,
+            query=" | ".join(entities),
+            query_by=f"graph:{choice.decider}",
+            query_reason=f"{choice.reason}: {len(chunks)} of {len(ranked)} links from {len(frontier)} evidence chunks",
+            links=hop_links,
+            chunk_ids=[c["chunk_id"] for c in chunks],
+            new=len(chunks),
+            overlap=0.0,
+            elapsed_ms=ms[0],
+        )
+        update.update(
+            links=hop_links,
+            chunks=chunks,
+            hops=hops,
+            query=" | ".join(entities),
+            retries=state.get("retries", 0) + 1,
+            seen_ids=[*state.get("seen_ids", []), *entry["chunk_ids"]],
+            trace=[*state.get("trace", []), entry],
+        )
+        if choice.note:
+            update["notes"] = [*state.get("notes", []), f"follow_links: {choice.note}"]
+        return update
+
+    return follow_links

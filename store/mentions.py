@@ -1,0 +1,296 @@
+"""The entity-mention graph of a collection, stored in PostgreSQL beside its chunks.
+
+Nodes are entities: the title of each chunk's document and the Markdown headings inside the
+chunk, each under its normalised aliases (case-folded, a trailing parenthesised qualifier and a
+leading article dropped: "The Lawless (TV series)" → "the lawless (tv series)", "lawless (tv
+series)", "lawless"). Edges go chunk → entity for every mention of a known alias in the chunk's
+text. Following the edges from a chunk reaches the chunks *about* the entities it mentions — the
+graph-guided retrieval pattern of multi-hop QA (HippoRAG, Gutiérrez et al. 2024; GraphRAG, Edge
+et al. 2024), here with exact name matching instead of extracted triples.
+
+Mentions are found with the Aho–Corasick automaton (Aho & Corasick 1975, "Efficient string
+matching: an aid to bibliographic search"; the ``pyahocorasick`` library): one pass over a
+chunk's text finds every alias at once, however many there are. A match counts when it sits on
+word boundaries and, for a capitalised name, starts with a capital in the text (a name, not the
+common word); overlapping matches keep the longest.
+
+Three tables per collection, each row tied to its chunk by a cascading foreign key, so deleting
+chunks (re-ingest, source removal) deletes their nodes and edges in the same statement:
+
+* ``<table>_entities`` (alias, chunk id, name, kind): the chunks an entity is about;
+* ``<table>_mentions`` (chunk id, alias): the edges;
+* ``<table>_linked`` (chunk id): chunks already scanned.
+
+:meth:`MentionGraph.update` runs after each ingest, in one transaction: it drops edges to
+entities that no longer exist, adds the nodes of unscanned chunks, scans those chunks against
+every alias, and scans the already-scanned chunks against the new aliases only. A run killed
+part-way leaves the chunks unscanned, and the next update finishes the work.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable, TypedDict
+
+import ahocorasick
+import psycopg
+
+from deciders.text import strip_qualifier, term_set
+
+MIN_ALIAS_CHARS = 4
+"""Shorter aliases ("It", "Up") match too much text to be useful links."""
+MAX_LINKS = 64
+"""Most links :meth:`MentionGraph.links_from` returns (the graph hop ranks them afterwards)."""
+HUB_SHARE = 0.01
+HUB_FLOOR = 20
+"""Hub entities — mentioned by more than ``HUB_SHARE`` of the chunks and more than ``HUB_FLOOR``
+chunks ("United States" in a Wikipedia sample) — are not followed: a link to them says little
+about the question (the low-idf analogue of stop words)."""
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
+_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+def normalise_name(name: str) -> str:
+    """Matching form of a name: NFKC, case-folded, inner whitespace collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def aliases(name: str) -> set[str]:
+    """The normalised aliases of an entity name: the name, without its parenthesised qualifier,
+    and without a leading article; aliases under ``MIN_ALIAS_CHARS`` characters, without a
+    letter, or made only of stop words are left out."""
+    full = normalise_name(name)
+    bare = normalise_name(strip_qualifier(name))
+    found = {full, bare, _ARTICLE.sub("", full), _ARTICLE.sub("", bare)}
+    return {a for a in found if len(a) >= MIN_ALIAS_CHARS and any(ch.isalpha() for ch in a) and term_set(a)}
+
+
+def headings(text: str) -> list[str]:
+    """Markdown headings (``#`` to ``######``) in ``text``, in order."""
+    return [h.strip() for h in _HEADING.findall(text) if h.strip()]
+
+
+def entity_names(title: str, text: str) -> list[tuple[str, str]]:
+    """(kind, name) of the entities a chunk is about: its title, then its headings."""
+    return [("title", title)] * bool(title) + [("heading", h) for h in headings(text)]
+
+
+def own_aliases(title: str, text: str) -> set[str]:
+    """Aliases of the entities a chunk is about (its mentions of them are not edges)."""
+    return {alias for _, name in entity_names(title, text) for alias in aliases(name)}
+
+
+def _folded(text: str) -> str:
+    """``text`` case-folded character by character, so offsets match the original."""
+    return "".join(ch if len(low := ch.casefold()) != 1 else low for ch in unicodedata.normalize("NFKC", text))
+
+
+class Link(TypedDict):
+    """One edge followed: chunk ``source_id`` mentions ``entity``, which chunk ``target_id`` is about."""
+
+    source_id: str
+    entity: str
+    target_id: str
+
+
+@dataclass
+class GraphUpdate:
+    """What one :meth:`MentionGraph.update` did."""
+
+    chunks_scanned: int
+    entities_added: int
+    mentions_added: int
+    mentions_dropped: int
+    rescanned: int
+    """Earlier chunks scanned again for the new aliases."""
+    seconds: float
+
+
+class MentionMatcher:
+    """Every known alias, compiled into one Aho–Corasick automaton.
+
+    Args:
+        names: alias → whether the entity's name is capitalised (then a mention must be too).
+    """
+
+    def __init__(self, names: dict[str, bool]) -> None:
+        self.names = names
+        self._automaton = ahocorasick.Automaton()
+        for alias in names:
+            self._automaton.add_word(alias, alias)
+        if names:
+            self._automaton.make_automaton()
+
+    def mentions(self, text: str) -> list[str]:
+        """Aliases mentioned in ``text``, in order of first mention, each once."""
+        if not self.names:
+            return []
+        original = unicodedata.normalize("NFKC", text)
+        folded = _folded(original)
+        spans = []
+        for end, alias in self._automaton.iter(folded):
+            start = end - len(alias) + 1
+            if (start > 0 and folded[start - 1].isalnum()) or (end + 1 < len(folded) and folded[end + 1].isalnum()):
+                continue
+            if self.names[alias] and not (original[start].isupper() or original[start].isdigit()):
+                continue
+            spans.append((start, end, alias))
+        kept: list[tuple[int, int, str]] = []
+        for start, end, alias in sorted(spans, key=lambda s: (s[0], -(s[1] - s[0]))):
+            if kept and start <= kept[-1][1]:
+                continue  # inside a longer (or earlier) match: "New York" within "New York City"
+            kept.append((start, end, alias))
+        return list(dict.fromkeys(alias for _, _, alias in kept))
+
+
+def _capitalised(name: str) -> bool:
+    return name[:1].isupper()
+
+
+class MentionGraph:
+    """The mention graph of the chunk table ``table``, on ``conn`` (autocommit connection)."""
+
+    def __init__(self, conn: psycopg.Connection, table: str) -> None:
+        self._conn = conn
+        self.table = table
+
+    def create_schema(self) -> None:
+        """Create the graph's tables if missing (existing collections gain them on open)."""
+        t = self.table
+        self._conn.execute(
+            f"""
+            CREATE TABLE IF NOT EXISTS {t}_entities (
+                alias TEXT NOT NULL,
+                chunk_id TEXT NOT NULL REFERENCES {t} (chunk_id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                PRIMARY KEY (alias, chunk_id));
+            CREATE INDEX IF NOT EXISTS {t}_entities_chunk_idx ON {t}_entities (chunk_id);
+            CREATE TABLE IF NOT EXISTS {t}_mentions (
+                chunk_id TEXT NOT NULL REFERENCES {t} (chunk_id) ON DELETE CASCADE,
+                alias TEXT NOT NULL,
+                PRIMARY KEY (chunk_id, alias));
+            CREATE INDEX IF NOT EXISTS {t}_mentions_alias_idx ON {t}_mentions (alias);
+            CREATE TABLE IF NOT EXISTS {t}_linked (
+                chunk_id TEXT PRIMARY KEY REFERENCES {t} (chunk_id) ON DELETE CASCADE);
+            """
+        )
+
+    def _known(self) -> dict[str, bool]:
+        rows = self._conn.execute(
+            f"SELECT alias, bool_or(left(name, 1) ~ '[[:upper:]]') FROM {self.table}_entities GROUP BY alias"
+        )
+        return {alias: capitalised for alias, capitalised in rows.fetchall()}
+
+    def update(self) -> GraphUpdate:
+        """Bring the graph in step with the chunk table (see the module docstring); one
+        transaction, serialised per collection by an advisory lock.
+
+        Returns:
+            Counts of what changed and the seconds taken.
+        """
+        t, conn = self.table, self._conn
+        started = time.perf_counter()
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{t}_mentions",))
+            dropped = conn.execute(
+                f"DELETE FROM {t}_mentions m WHERE NOT EXISTS (SELECT 1 FROM {t}_entities e WHERE e.alias = m.alias)"
+            ).rowcount
+            before = self._known()
+            fresh = conn.execute(
+                f"""SELECT c.chunk_id, coalesce(c.title, ''), c.content FROM {t} c
+                    WHERE NOT EXISTS (SELECT 1 FROM {t}_linked l WHERE l.chunk_id = c.chunk_id)
+                    ORDER BY c.chunk_id"""
+            ).fetchall()
+            entity_rows = [
+                (alias, cid, name, kind)
+                for cid, title, text in fresh
+                for kind, name in entity_names(title, text)
+                for alias in aliases(name)
+            ]
+            with conn.cursor() as cur:
+                cur.executemany(
+                    f"INSERT INTO {t}_entities (alias, chunk_id, name, kind) VALUES (%s, %s, %s, %s) "
+                    "ON CONFLICT DO NOTHING",
+                    entity_rows,
+                )
+            known = self._known()
+            matcher = MentionMatcher(known)
+            mention_rows = [
+                (cid, alias)
+                for cid, title, text in fresh
+                for alias in matcher.mentions(text)
+                if alias not in own_aliases(title, text)
+            ]
+            new_aliases = {a: c for a, c in known.items() if a not in before}
+            rescanned = 0
+            if new_aliases and before:
+                new_matcher = MentionMatcher(new_aliases)
+                with conn.cursor(name=f"{t}_rescan") as cur:  # server-side: streams a large collection
+                    cur.execute(
+                        f"SELECT c.chunk_id, coalesce(c.title, ''), c.content "
+                        f"FROM {t}_linked JOIN {t} c USING (chunk_id)"
+                    )
+                    for cid, title, text in cur:
+                        rescanned += 1
+                        own = own_aliases(title, text)
+                        mention_rows += [(cid, a) for a in new_matcher.mentions(text) if a not in own]
+            with conn.cursor() as cur:
+                cur.executemany(
+                    f"INSERT INTO {t}_mentions (chunk_id, alias) VALUES (%s, %s) ON CONFLICT DO NOTHING", mention_rows
+                )
+                cur.executemany(
+                    f"INSERT INTO {t}_linked (chunk_id) VALUES (%s) ON CONFLICT DO NOTHING", [(c[0],) for c in fresh]
+                )
+        return GraphUpdate(
+            chunks_scanned=len(fresh),
+            entities_added=len(entity_rows),
+            mentions_added=len(mention_rows),
+            mentions_dropped=dropped,
+            rescanned=rescanned,
+            seconds=round(time.perf_counter() - started, 3),
+        )
+
+    def links_from(self, chunk_ids: list[str], exclude: Iterable[str] = ()) -> list[Link]:
+        """Links out of ``chunk_ids``: every (chunk, mentioned entity, chunk about it), in the
+        order of ``chunk_ids``, leaving out targets in ``exclude`` or in ``chunk_ids`` and hub
+        entities (see :data:`HUB_SHARE`); at most ``MAX_LINKS``; each target once (via its first
+        link)."""
+        if not chunk_ids:
+            return []
+        t = self.table
+        rows = self._conn.execute(
+            f"""WITH hubs AS (
+                    SELECT alias FROM {t}_mentions GROUP BY alias
+                    HAVING count(*) > greatest(%(floor)s, %(share)s * (SELECT count(*) FROM {t}_linked)))
+                SELECT m.chunk_id, min(e.name), e.chunk_id
+                FROM {t}_mentions m JOIN {t}_entities e USING (alias)
+                WHERE m.chunk_id = ANY(%(ids)s) AND e.chunk_id <> ALL(%(skip)s)
+                  AND m.alias NOT IN (SELECT alias FROM hubs)
+                GROUP BY m.chunk_id, e.chunk_id
+                ORDER BY array_position(%(ids)s, m.chunk_id), min(e.name), e.chunk_id""",
+            {"ids": list(chunk_ids), "skip": [*chunk_ids, *exclude], "floor": HUB_FLOOR, "share": HUB_SHARE},
+        ).fetchall()
+        links: dict[str, Link] = {}
+        for source_id, name, target_id in rows:
+            links.setdefault(target_id, Link(source_id=source_id, entity=name, target_id=target_id))
+        return list(links.values())[:MAX_LINKS]
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table: ``entities`` (distinct aliases), ``entity_rows``, ``mentions``, ``linked``."""
+        t = self.table
+        row = self._conn.execute(
+            f"""SELECT (SELECT count(DISTINCT alias) FROM {t}_entities), (SELECT count(*) FROM {t}_entities),
+                       (SELECT count(*) FROM {t}_mentions), (SELECT count(*) FROM {t}_linked)"""
+        ).fetchone()
+        return dict(zip(("entities", "entity_rows", "mentions", "linked"), row, strict=True))
+
+    def mentions_of(self, chunk_id: str) -> list[str]:
+        """Aliases the chunk mentions, sorted."""
+        rows = self._conn.execute(
+            f"SELECT alias FROM {self.table}_mentions WHERE chunk_id = %s ORDER BY alias", (chunk_id,)
+        ).fetchall()
+        return [r[0] for r in rows]
