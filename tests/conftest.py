@@ -62,7 +62,7 @@ def hotpot_app(data_dir, tmp_path_factory):
 class ScriptedChatModel(BaseChatModel):
     """A fake chat model replying by which decider prompt it receives; counts calls.
 
-    ``replies`` maps ``route`` / ``grade`` / ``sufficient`` / ``reformulate`` / ``generate`` to
+    ``replies`` maps ``route`` / ``grade`` / ``sufficient`` / ``reformulate`` / ``links`` / ``generate`` to
     a string or a function of the prompt text. It has no tool calling, so the deciders'
     JSON-fallback path is the one exercised.
     """
@@ -80,6 +80,7 @@ class ScriptedChatModel(BaseChatModel):
             grade.CHUNK_SYSTEM: "grade",
             grade.SUFFICIENT_SYSTEM: "sufficient",
             reformulate.SYSTEM: "reformulate",
+            reformulate.LINKS_SYSTEM: "links",
             generate.ANSWER_SYSTEM: "generate",
             generate.CAVEAT_SYSTEM: "generate",
             generate.DIRECT_SYSTEM: "generate",

@@ -76,6 +76,9 @@ def test_served_graph_runs_pauses_resumes_and_shows_history(server_url):
     client = get_sync_client(url=server_url)
     assistants = client.assistants.search(graph_id=GRAPH_ID)
     assert assistants, "langgraph.json exposes the graph"
+    drawn = client.assistants.get_graph(assistants[0]["assistant_id"])  # what Studio draws
+    nodes = {node["id"] for node in drawn["nodes"]}
+    assert {"route", "retrieve", "grade", "follow_links", "reformulate", "generate"} <= nodes
 
     thread = client.threads.create()
     done = client.runs.wait(thread["thread_id"], GRAPH_ID, input={"question": QUESTION}, context={"deciders": "rules"})
