@@ -12,7 +12,8 @@ from graph.config import RunContext
 from store.mentions import MentionMatcher, aliases, headings
 
 DOCS = {
-    "counterparts.md": "# Counterparts (album)\n\nCounterparts is the fifteenth studio album by Rush, released in 1993.",
+    "counterparts.md": "# Counterparts (album)\n\nCounterparts is the fifteenth studio album by Rush, "
+    "released in 1993.",
     "rush.md": "# Rush (band)\n\nRush was a Canadian rock group from Toronto whose members included Neil Peart. "
     "Its counterparts in the progressive scene were many.",
     "peart.md": "# Neil Peart\n\nNeil Peart was a drummer and lyricist. He was born in Hamilton, Ontario.",
