@@ -49,7 +49,11 @@ def make_node(services: GraphServices):
             "elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0],
         }
         if choice is None or not choice.chosen:
-            why = "no link from the evidence to an unseen chunk" if choice is None else "the decider chose no link"
+            why = (
+                "no link from the evidence to an unseen chunk (hub entities are not followed)"
+                if choice is None
+                else "the decider chose no link"
+            )
             update["links"] = []
             update["notes"] = [*state.get("notes", []), f"follow_links: {why}; entity-query hop instead"]
             return update

@@ -1,7 +1,7 @@
 """The entity-mention graph of a collection, stored in PostgreSQL beside its chunks.
 
 Nodes are entities: the title of each chunk's document and the Markdown headings inside the
-chunk, each under its normalised aliases (case-folded, a trailing parenthesised qualifier and a
+chunk, each under its normalised aliases (lower case, whitespace collapsed, a trailing parenthesised qualifier and a
 leading article dropped: "The Lawless (TV series)" → "the lawless (tv series)", "lawless (tv
 series)", "lawless"). Edges go chunk → entity for every mention of a known alias in the chunk's
 text. Following the edges from a chunk reaches the chunks *about* the entities it mentions — the
@@ -19,7 +19,9 @@ chunks (re-ingest, source removal) deletes their nodes and edges in the same sta
 
 * ``<table>_entities`` (alias, chunk id, name, kind): the chunks an entity is about;
 * ``<table>_mentions`` (chunk id, alias): the edges;
-* ``<table>_linked`` (chunk id): chunks already scanned.
+* ``<table>_linked`` (chunk id): chunks already scanned;
+* ``<table>_scanned`` (alias): aliases every scanned chunk has been matched against (an edited
+  document whose names stay the same causes no rescan).
 
 :meth:`MentionGraph.update` runs after each ingest, in one transaction: it drops edges to
 entities that no longer exist, adds the nodes of unscanned chunks, scans those chunks against
@@ -44,6 +46,9 @@ MIN_ALIAS_CHARS = 4
 """Shorter aliases ("It", "Up") match too much text to be useful links."""
 MAX_LINKS = 64
 """Most links :meth:`MentionGraph.links_from` returns (the graph hop ranks them afterwards)."""
+PER_ENTITY = 3
+"""Most target chunks per linked entity (the first chunks of its document), so that one long
+document cannot fill ``MAX_LINKS``."""
 HUB_SHARE = 0.01
 HUB_FLOOR = 20
 """Hub entities — mentioned by more than ``HUB_SHARE`` of the chunks and more than ``HUB_FLOOR``
@@ -54,8 +59,8 @@ _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
 def normalise_name(name: str) -> str:
-    """Matching form of a name: NFKC, case-folded, inner whitespace collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    """Matching form of a name: NFKC, lower case, inner whitespace collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).lower().split())
 
 
 def aliases(name: str) -> set[str]:
@@ -84,8 +89,8 @@ def own_aliases(title: str, text: str) -> set[str]:
 
 
 def _folded(text: str) -> str:
-    """``text`` case-folded character by character, so offsets match the original."""
-    return "".join(ch if len(low := ch.casefold()) != 1 else low for ch in unicodedata.normalize("NFKC", text))
+    """``text`` lower-cased character by character, so offsets match the original."""
+    return "".join(ch if len(low := ch.lower()) != 1 else low for ch in text)
 
 
 class Link(TypedDict):
@@ -128,7 +133,7 @@ class MentionMatcher:
         """Aliases mentioned in ``text``, in order of first mention, each once."""
         if not self.names:
             return []
-        original = unicodedata.normalize("NFKC", text)
+        original = " ".join(unicodedata.normalize("NFKC", text).split())  # hard line wraps inside names
         folded = _folded(original)
         spans = []
         for end, alias in self._automaton.iter(folded):
@@ -176,6 +181,7 @@ class MentionGraph:
             CREATE INDEX IF NOT EXISTS {t}_mentions_alias_idx ON {t}_mentions (alias);
             CREATE TABLE IF NOT EXISTS {t}_linked (
                 chunk_id TEXT PRIMARY KEY REFERENCES {t} (chunk_id) ON DELETE CASCADE);
+            CREATE TABLE IF NOT EXISTS {t}_scanned (alias TEXT PRIMARY KEY);
             """
         )
 
@@ -196,10 +202,7 @@ class MentionGraph:
         started = time.perf_counter()
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{t}_mentions",))
-            dropped = conn.execute(
-                f"DELETE FROM {t}_mentions m WHERE NOT EXISTS (SELECT 1 FROM {t}_entities e WHERE e.alias = m.alias)"
-            ).rowcount
-            before = self._known()
+            before = {r[0] for r in conn.execute(f"SELECT alias FROM {t}_scanned").fetchall()}
             fresh = conn.execute(
                 f"""SELECT c.chunk_id, coalesce(c.title, ''), c.content FROM {t} c
                     WHERE NOT EXISTS (SELECT 1 FROM {t}_linked l WHERE l.chunk_id = c.chunk_id)
@@ -217,7 +220,11 @@ class MentionGraph:
                     "ON CONFLICT DO NOTHING",
                     entity_rows,
                 )
+            dropped = conn.execute(
+                f"DELETE FROM {t}_mentions m WHERE NOT EXISTS (SELECT 1 FROM {t}_entities e WHERE e.alias = m.alias)"
+            ).rowcount
             known = self._known()
+            conn.execute(f"DELETE FROM {t}_scanned WHERE alias <> ALL(%s)", (list(known),))
             matcher = MentionMatcher(known)
             mention_rows = [
                 (cid, alias)
@@ -227,7 +234,7 @@ class MentionGraph:
             ]
             new_aliases = {a: c for a, c in known.items() if a not in before}
             rescanned = 0
-            if new_aliases and before:
+            if new_aliases:
                 new_matcher = MentionMatcher(new_aliases)
                 with conn.cursor(name=f"{t}_rescan") as cur:  # server-side: streams a large collection
                     cur.execute(
@@ -245,6 +252,9 @@ class MentionGraph:
                 cur.executemany(
                     f"INSERT INTO {t}_linked (chunk_id) VALUES (%s) ON CONFLICT DO NOTHING", [(c[0],) for c in fresh]
                 )
+                cur.executemany(
+                    f"INSERT INTO {t}_scanned (alias) VALUES (%s) ON CONFLICT DO NOTHING", [(a,) for a in new_aliases]
+                )
         return GraphUpdate(
             chunks_scanned=len(fresh),
             entities_added=len(entity_rows),
@@ -257,22 +267,32 @@ class MentionGraph:
     def links_from(self, chunk_ids: list[str], exclude: Iterable[str] = ()) -> list[Link]:
         """Links out of ``chunk_ids``: every (chunk, mentioned entity, chunk about it), in the
         order of ``chunk_ids``, leaving out targets in ``exclude`` or in ``chunk_ids`` and hub
-        entities (see :data:`HUB_SHARE`); at most ``MAX_LINKS``; each target once (via its first
-        link)."""
+        entities (see :data:`HUB_SHARE`); at most ``PER_ENTITY`` target chunks per entity and
+        ``MAX_LINKS`` in all; each target once (via its first link)."""
         if not chunk_ids:
             return []
         t = self.table
         rows = self._conn.execute(
             f"""WITH hubs AS (
                     SELECT alias FROM {t}_mentions GROUP BY alias
-                    HAVING count(*) > greatest(%(floor)s, %(share)s * (SELECT count(*) FROM {t}_linked)))
-                SELECT m.chunk_id, min(e.name), e.chunk_id
-                FROM {t}_mentions m JOIN {t}_entities e USING (alias)
-                WHERE m.chunk_id = ANY(%(ids)s) AND e.chunk_id <> ALL(%(skip)s)
-                  AND m.alias NOT IN (SELECT alias FROM hubs)
-                GROUP BY m.chunk_id, e.chunk_id
-                ORDER BY array_position(%(ids)s, m.chunk_id), min(e.name), e.chunk_id""",
-            {"ids": list(chunk_ids), "skip": [*chunk_ids, *exclude], "floor": HUB_FLOOR, "share": HUB_SHARE},
+                    HAVING count(*) > greatest(%(floor)s, %(share)s * (SELECT count(*) FROM {t}_linked))),
+                targets AS (
+                    SELECT e.alias, e.name, e.chunk_id,
+                           row_number() OVER (PARTITION BY e.alias ORDER BY c.chunk_index, e.chunk_id) AS nth
+                    FROM {t}_entities e JOIN {t} c USING (chunk_id)
+                    WHERE e.chunk_id <> ALL(%(skip)s))
+                SELECT m.chunk_id, min(g.name), g.chunk_id
+                FROM {t}_mentions m JOIN targets g USING (alias)
+                WHERE m.chunk_id = ANY(%(ids)s) AND g.nth <= %(per)s AND m.alias NOT IN (SELECT alias FROM hubs)
+                GROUP BY m.chunk_id, g.chunk_id
+                ORDER BY array_position(%(ids)s, m.chunk_id), min(g.name), g.chunk_id""",
+            {
+                "ids": list(chunk_ids),
+                "skip": [*chunk_ids, *exclude],
+                "floor": HUB_FLOOR,
+                "share": HUB_SHARE,
+                "per": PER_ENTITY,
+            },
         ).fetchall()
         links: dict[str, Link] = {}
         for source_id, name, target_id in rows:

@@ -65,6 +65,10 @@ def test_matcher_needs_word_boundaries_and_a_capital_for_a_capitalised_name():
     assert matcher.mentions("Rush played; Rushmore did not; the rush hour neither.") == ["rush"]
     assert matcher.mentions("They moved to New York City, not New York State.") == ["new york city", "new york"]
     assert matcher.mentions("an iphone and an IPHONE") == ["iphone"]
+    assert matcher.mentions("Born in New\nYork  City.") == ["new york city"]  # hard-wrapped
+    assert MentionMatcher({a: True for a in aliases("Große Freiheit")}).mentions("At Große Freiheit 36.") == [
+        "große freiheit"
+    ]
 
 
 def test_graph_holds_title_heading_and_alias_mentions(corpus):
@@ -100,7 +104,10 @@ def test_graph_updates_incrementally_on_reingest_and_delete(corpus):
     assert report.graph.chunks_scanned == 1 and report.graph.rescanned == 5
     assert graph.mentions_of(rush) == ["neil peart", "toronto"]
     (folder / "rush.md").write_text("# Rush (band)\n\nRush recorded in Toronto.")  # edited: new chunk, new edges
-    app.ingest([folder])
+    report = app.ingest([folder])
+    assert report.graph.rescanned == 0  # its names were known: nothing else is scanned again
+    assert report.graph.mentions_dropped == 0  # "Counterparts → Rush" survives the edit
+    assert graph.mentions_of(chunk_titled(app, "Counterparts (album)")) == ["rush"]
     assert graph.mentions_of(chunk_titled(app, "Rush (band)")) == ["toronto"]
     store = app.services.store
     orphans = store._conn.execute(
