@@ -151,10 +151,6 @@ class MentionMatcher:
         return list(dict.fromkeys(alias for _, _, alias in kept))
 
 
-def _capitalised(name: str) -> bool:
-    return name[:1].isupper()
-
-
 class MentionGraph:
     """The mention graph of the chunk table ``table``, on ``conn`` (autocommit connection)."""
 
