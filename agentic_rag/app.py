@@ -22,11 +22,12 @@ from agentic_rag.errors import (
     describe_validation,
 )
 from deciders.base import Deciders
-from deciders.llm import LLMGenerator, LLMGrader, LLMReformulator, LLMRouter
+from deciders.llm import LLMGenerator, LLMGrader, LLMGrounder, LLMReformulator, LLMRouter
 from deciders.rules import (
     ExtractiveGenerator,
     FeedbackReformulator,
     LexicalGrader,
+    LexicalGrounder,
     RuleRouter,
 )
 from graph.builder import build_graph
@@ -128,11 +129,15 @@ class Services:
             if use_llm:
                 model = self.chat_model
                 self._deciders[key] = Deciders(
-                    LLMRouter(model), LLMGrader(model), LLMReformulator(model), LLMGenerator(model)
+                    LLMRouter(model), LLMGrader(model), LLMReformulator(model), LLMGenerator(model), LLMGrounder(model)
                 )
             else:
                 self._deciders[key] = Deciders(
-                    RuleRouter(), LexicalGrader(context.min_relevance), FeedbackReformulator(), ExtractiveGenerator()
+                    RuleRouter(),
+                    LexicalGrader(context.min_relevance),
+                    FeedbackReformulator(),
+                    ExtractiveGenerator(),
+                    LexicalGrounder(),
                 )
         return self._deciders[key]
 

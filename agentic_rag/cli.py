@@ -76,7 +76,8 @@ def _print_result(result: dict, as_json: bool) -> None:
     if as_json:
         keys = (
             "thread_id", "status", "question", "standalone_question", "answer", "citations", "stop_reason",
-            "hops", "retries", "route", "trace", "notes", "reviewed", "interrupt",
+            "confidence", "unsupported_claims", "hops", "retries", "route", "trace", "notes", "reviewed",
+            "interrupt",
         )  # fmt: skip
         typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False, default=str))
         return
@@ -91,6 +92,8 @@ def _print_result(result: dict, as_json: bool) -> None:
     if result.get("standalone_question") and result["standalone_question"] != result.get("question"):
         route = f"{route} · as {result['standalone_question']!r}"
     typer.echo(f"  route: {route}")
+    if result.get("confidence") is not None:
+        typer.echo(f"  confidence: {result['confidence']:.2f}")
     for hop in result.get("trace", []):
         relevant = sum(1 for v in hop.get("verdicts", {}).values() if v)
         typer.echo(
@@ -191,7 +194,7 @@ def ask(
     collection: Collection = None,
     embedding: Embedding = None,
     deciders: Deciders = None,
-    max_retries: Annotated[Optional[int], typer.Option(help="Hops allowed after the first (0–4).")] = None,
+    max_retries: Annotated[Optional[int], typer.Option(help="Hops allowed after the first (0–3).")] = None,
     max_evidence: Annotated[Optional[int], typer.Option(help="Evidence budget, in chunks.")] = None,
     retrieve_k: Annotated[Optional[int], typer.Option(help="Chunks per retrieval hop.")] = None,
     time_limit: Annotated[Optional[float], typer.Option(help="Time budget per question, seconds.")] = None,
@@ -324,7 +327,7 @@ def evaluate(
         Optional[str], typer.Option("--format", help="hotpotqa | musique | squad (detected when omitted).")
     ] = None,
     deciders: Deciders = None,
-    max_retries: Annotated[int, typer.Option(help="Hops allowed after the first in agentic modes (0–4).")] = 2,
+    max_retries: Annotated[int, typer.Option(help="Hops allowed after the first in agentic modes (0–3).")] = 2,
     data_dir: DataDir = None,
 ) -> None:
     """Compare standard (single-shot) and agentic RAG on a QA dataset pooled into one corpus.

@@ -67,6 +67,16 @@ class LinkChoice:
 
 
 @dataclass
+class Grounding:
+    unsupported: list[str]
+    """The answer's claims that the cited evidence does not support (empty: grounded)."""
+    checked: int
+    """How many claims were checked."""
+    decider: str
+    note: str | None = None
+
+
+@dataclass
 class Answer:
     text: str
     cited: list[tuple[int, str]] = field(default_factory=list)
@@ -105,7 +115,8 @@ class Reformulator(Protocol):
 
 
 class Generator(Protocol):
-    """Writes the final answer, citing chunk ids of ``evidence``."""
+    """Writes the final answer, citing chunk ids of ``evidence``; ``avoid`` lists claims a
+    grounding check found unsupported in the previous draft (leave them out)."""
 
     def generate(
         self,
@@ -113,7 +124,14 @@ class Generator(Protocol):
         evidence: Sequence[Chunk],
         mode: GenerationMode,
         conversation: Sequence[BaseMessage],
+        avoid: Sequence[str] = (),
     ) -> Answer: ...
+
+
+class Grounder(Protocol):
+    """Lists the claims of an answer that its cited evidence does not support."""
+
+    def check(self, answer: str, cited: Sequence[tuple[int, Chunk]]) -> Grounding: ...
 
 
 @dataclass
@@ -124,3 +142,4 @@ class Deciders:
     grader: Grader
     reformulator: Reformulator
     generator: Generator
+    grounder: Grounder

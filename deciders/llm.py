@@ -22,13 +22,16 @@ from deciders.base import (
     ChunkVerdict,
     GenerationMode,
     Grading,
+    Grounding,
     LinkChoice,
     Reformulation,
     RouteDecision,
 )
-from deciders.rules import ExtractiveGenerator
+from deciders.rules import ExtractiveGenerator, LexicalGrounder
+from deciders.text import sentences
 from prompts import generate as generate_prompts
 from prompts import grade as grade_prompts
+from prompts import ground as ground_prompts
 from prompts import reformulate as reformulate_prompts
 from prompts import route as route_prompts
 from store.chunks import Chunk
@@ -52,6 +55,10 @@ class ChunkOut(BaseModel):
 class SufficientOut(BaseModel):
     sufficient: bool
     missing: str = ""
+
+
+class GroundOut(BaseModel):
+    unsupported: list[str]
 
 
 class LinksOut(BaseModel):
@@ -227,6 +234,7 @@ class LLMGenerator:
         evidence: Sequence[Chunk],
         mode: GenerationMode,
         conversation: Sequence[BaseMessage],
+        avoid: Sequence[str] = (),
     ) -> Answer:
         system = {
             "answer": generate_prompts.ANSWER_SYSTEM,
@@ -238,15 +246,38 @@ class LLMGenerator:
             question=question,
             evidence=format_evidence(evidence),
         )
+        if avoid:
+            user += generate_prompts.AVOID.format(claims="\n".join(f"- {claim}" for claim in avoid))
         try:
             text = str(self.model.invoke([SystemMessage(system), HumanMessage(user)]).content).strip()
             failure = None if text else "empty reply"
         except Exception as exc:
             text, failure = "", f"model call failed ({_short(exc)})"
         if failure:
-            answer = self._fallback.generate(question, evidence, mode, conversation)
+            answer = self._fallback.generate(question, evidence, mode, conversation, avoid)
             answer.note = f"{failure}; extractive answer instead"
             return answer
         numbers = [int(n) for n in re.findall(r"\[(\d+)\]", text)]
         cited = [(n, evidence[n - 1]["chunk_id"]) for n in dict.fromkeys(numbers) if 1 <= n <= len(evidence)]
         return Answer(text, cited, self.name)
+
+
+class LLMGrounder:
+    """Asks the model which claims of the answer the cited passages do not support; an
+    unusable reply falls back to :class:`LexicalGrounder` (and says so)."""
+
+    def __init__(self, model: BaseChatModel) -> None:
+        self.model = model
+        self.name = model_name(model)
+        self._fallback = LexicalGrounder()
+
+    def check(self, answer: str, cited: Sequence[tuple[int, Chunk]]) -> Grounding:
+        evidence = "\n\n".join(f"[{mark}] ({c['title']}) {c['text'][:MAX_PASSAGE_CHARS]}" for mark, c in cited)
+        user = ground_prompts.USER.format(answer=answer, evidence=evidence or "(no evidence cited)")
+        out, note = ask_structured(self.model, GroundOut, ground_prompts.SYSTEM, user)
+        if out is None:
+            grounding = self._fallback.check(answer, cited)
+            grounding.note = f"{note}; lexical check instead"
+            return grounding
+        unsupported = [claim.strip() for claim in out.unsupported if claim.strip()]
+        return Grounding(unsupported, max(len(unsupported), len(sentences(answer))), self.name)

@@ -6,6 +6,8 @@
 * :class:`FeedbackReformulator` — pseudo-relevance feedback (Rocchio 1971; Xu & Croft 1996): the
   next query is an entity that the best evidence names and the question does not (the bridge
   entity of a multi-hop question), taken from the evidence sentences that best match the question.
+* :class:`LexicalGrounder` — a claim (answer sentence) is supported when the chunks it cites
+  hold at least ``min_support`` of its content terms.
 * :class:`ExtractiveGenerator` — extractive QA: greedily selects the evidence sentences that
   cover the most question terms not yet covered (query-focused extractive summarisation, after
   Carbonell & Goldstein 1998, MMR), each cited by its chunk.
@@ -23,6 +25,7 @@ from deciders.base import (
     ChunkVerdict,
     GenerationMode,
     Grading,
+    Grounding,
     LinkChoice,
     Reformulation,
     RouteDecision,
@@ -290,13 +293,48 @@ class FeedbackReformulator:
         return LinkChoice(list(range(min(k, len(candidates)))), "best-ranked links", NAME)
 
 
+_MARKS = re.compile(r"\[(\d+)\]")
+_MARK_RUN = re.compile(r"((?:\s*\[\d+\])+)")
+
+
+class LexicalGrounder:
+    """Sentence-level lexical support: each answer sentence is a claim (citation marks close the
+    sentence before them); it is supported when the chunks it cites (all cited chunks, when it
+    cites none) hold at least ``min_support`` of its
+    stemmed content terms (title included). A lexical stand-in for the entailment checks of
+    attribution evaluation (Rashkin et al. 2023, "Measuring Attribution in Natural Language
+    Generation Models"; Gao et al. 2023, ALCE): it catches invented names and numbers, not
+    paraphrased contradictions."""
+
+    def __init__(self, min_support: float = 0.8) -> None:
+        self.min_support = min_support
+
+    def check(self, answer: str, cited: Sequence[tuple[int, Chunk]]) -> Grounding:
+        by_mark = {mark: f"{chunk['title']} {chunk['text']}" for mark, chunk in cited}
+        unsupported, checked = [], 0
+        pieces = _MARK_RUN.split(answer)  # text, marks, text, marks, …: marks close the text before them
+        for text, marks in zip(pieces[::2], [*pieces[1::2], ""], strict=True):
+            claims = sentences(text)
+            for number, claim in enumerate(claims):
+                claim_terms = term_set(claim)
+                if not claim_terms:
+                    continue
+                checked += 1
+                own = [int(m) for m in _MARKS.findall(marks) if int(m) in by_mark] if number == len(claims) - 1 else []
+                support = " ".join(by_mark[m] for m in own) if own else " ".join(by_mark.values())
+                if coverage(claim_terms, support) < self.min_support:
+                    unsupported.append(claim)
+        return Grounding(unsupported, checked, NAME)
+
+
 class ExtractiveGenerator:
-    """Answers with evidence sentences, each followed by its citation mark ``[n]``."""
+    """Answers with evidence sentences, each followed by its citation mark ``[n]``; sentences
+    named in ``avoid`` are not used."""
 
     def __init__(self, max_sentences: int = 3) -> None:
         self.max_sentences = max_sentences
 
-    def select(self, question: str, evidence: Sequence[Chunk]) -> list[tuple[str, str]]:
+    def select(self, question: str, evidence: Sequence[Chunk], avoid: Sequence[str] = ()) -> list[tuple[str, str]]:
         """Greedy selection of (sentence, chunk id) maximising newly covered question terms,
         ties broken by evidence order; returned in selection order."""
         q_terms = term_set(question)
@@ -306,6 +344,7 @@ class ExtractiveGenerator:
             (sentence, chunk["chunk_id"], rank, (term_set(sentence) | term_set(chunk["title"])) & q_terms)
             for rank, chunk in enumerate(evidence)
             for sentence in sentences(chunk["text"])
+            if sentence not in avoid
         ]
         chosen: list[tuple[str, str]] = []
         covered: frozenset[str] = frozenset()
@@ -324,6 +363,7 @@ class ExtractiveGenerator:
         evidence: Sequence[Chunk],
         mode: GenerationMode,
         conversation: Sequence[BaseMessage],
+        avoid: Sequence[str] = (),
     ) -> Answer:
         if mode == "direct":
             words = set(re.findall(r"[a-z']+", question.lower()))
@@ -336,7 +376,7 @@ class ExtractiveGenerator:
             else:
                 text = "Noted. Ask me a question about the ingested documents."
             return Answer(text, [], NAME)
-        chosen = self.select(question, evidence)
+        chosen = self.select(question, evidence, avoid)
         marks = citation_marks([cid for _, cid in chosen])
         body = " ".join(f"{sentence} [{marks[cid]}]" for sentence, cid in chosen)
         if mode == "caveat":

@@ -16,6 +16,19 @@ def _mean(values: list) -> float | None:
     return round(fmean(values), 4) if values else None
 
 
+def _confidence(records: list[dict]) -> dict:
+    """Mean answer confidence overall and split by whether every supporting paragraph was found
+    (a confidence that means something is higher when the evidence is complete)."""
+    rated = [r for r in records if r.get("confidence") is not None]
+    if not rated:
+        return {}
+    return {
+        "confidence_mean": _mean([r["confidence"] for r in rated]),
+        "confidence_when_all_found": _mean([r["confidence"] for r in rated if r.get("all_found") == 1.0]),
+        "confidence_when_not_all_found": _mean([r["confidence"] for r in rated if r.get("all_found") == 0.0]),
+    }
+
+
 def summarize(records: list[dict]) -> dict:
     """Metrics of one mode (or one question type within it)."""
     hops = [r["hops"] for r in records]
@@ -46,6 +59,7 @@ def summarize(records: list[dict]) -> dict:
         "llm_calls_per_question": _mean([r["llm_calls"] for r in records]),
         "input_tokens_per_question": _mean([r["input_tokens"] for r in records]),
         "output_tokens_per_question": _mean([r["output_tokens"] for r in records]),
+        **_confidence(records),
         "latency_ms_p50": round(percentile(latency, 50), 1),
         "latency_ms_p95": round(percentile(latency, 95), 1),
     }

@@ -188,6 +188,7 @@ class EvalRun:
             "stop_reason": "single_shot",
             "route": "retrieve",
             "abstained": False,
+            "confidence": None,
             "thread_id": None,
             "latency_ms": (time.perf_counter() - started) * 1000,
         }
@@ -208,6 +209,7 @@ class EvalRun:
             "route": result["route"],
             "abstained": mode == "caveat",
             "thread_id": result["thread_id"],
+            "confidence": result.get("confidence"),
             "latency_ms": latency,
         }
 
@@ -240,6 +242,7 @@ class EvalRun:
             "input_tokens": input_tokens,
             "output_tokens": output_tokens,
             "thread_id": run["thread_id"],
+            "confidence": run["confidence"],
         }
 
     def run(self, progress: bool = True) -> tuple[list[dict], bool]:

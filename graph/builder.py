@@ -4,7 +4,8 @@ conditional edges.
 ::
 
     START → route ─direct→ generate → END
-              └─retrieve→ retrieve → grade ─stop→ generate
+              └─retrieve→ retrieve → grade ─stop→ generate → check_grounding ─grounded→ END
+                                                      ↑─────────────── ungrounded (once) ─┘
                               ↑        └─go on→ follow_links ─links→ grade
                               │                      └─no link→ reformulate ─repeated query→ generate
                               └─────────────────────────────────────┘
@@ -27,7 +28,7 @@ from graph.config import RunContext
 from graph.control import wants_stop_review
 from graph.services import GraphServices
 from graph.state import AgentState, InputState, OutputState
-from nodes import follow_links, generate, grade, reformulate, retrieve, route
+from nodes import check_grounding, follow_links, generate, grade, reformulate, retrieve, route
 from nodes.review_answer import review_answer
 from nodes.review_route import review_route
 from nodes.review_stop import review_stop
@@ -65,9 +66,16 @@ def after_reformulate(state: AgentState) -> Literal["retrieve", "review_stop", "
     return "review_stop" if wants_stop_review(state) else "generate"
 
 
-def after_generate(state: AgentState) -> Literal["review_answer", "__end__"]:
-    """Answers from the documents go to the optional answer review; small talk does not."""
-    return "review_answer" if _review(state, "review_answer") and state.get("route") != "direct" else END
+def after_generate(state: AgentState) -> Literal["check_grounding", "__end__"]:
+    """Answers from the documents have their grounding checked; small talk ends."""
+    return END if state.get("route") == "direct" else "check_grounding"
+
+
+def after_check_grounding(state: AgentState) -> Literal["generate", "review_answer", "__end__"]:
+    """An ungrounded first draft is regenerated once; then the optional answer review."""
+    if state.get("grounding", {}).get("status") == "regenerate":
+        return "generate"
+    return "review_answer" if _review(state, "review_answer") else END
 
 
 def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
@@ -89,6 +97,7 @@ def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | Non
     builder.add_node("reformulate", reformulate.make_node(services))
     builder.add_node("follow_links", follow_links.make_node(services))
     builder.add_node("generate", generate.make_node(services))
+    builder.add_node("check_grounding", check_grounding.make_node(services))
     builder.add_node("review_route", review_route, destinations=("retrieve", "generate"))
     builder.add_node("review_stop", review_stop, destinations=("retrieve", "generate", END))
     builder.add_node("review_answer", review_answer, destinations=("generate", END))
@@ -99,4 +108,5 @@ def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | Non
     builder.add_conditional_edges("follow_links", after_follow_links)
     builder.add_conditional_edges("reformulate", after_reformulate)
     builder.add_conditional_edges("generate", after_generate)
+    builder.add_conditional_edges("check_grounding", after_check_grounding)
     return builder.compile(checkpointer=checkpointer, name="agentic-rag")

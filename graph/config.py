@@ -22,8 +22,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from agentic_rag.errors import ConfigurationError
 
 DeciderMode = Literal["auto", "llm", "rules"]
-MAX_RETRIES_LIMIT = 4
-"""Highest ``max_retries`` accepted: keeps the worst case (4 × 4 + 6 = 22 steps, see
+MAX_RETRIES_LIMIT = 3
+"""Highest ``max_retries`` accepted: keeps the worst case (4 × 3 + 10 = 22 steps, see
 :meth:`RunContext.step_bound`) under LangGraph's default recursion limit of 25, so even a caller
 that sets no limit is stopped by the caps, never by the recursion limit."""
 
@@ -157,9 +157,9 @@ class RunContext:
     def step_bound(self) -> int:
         """Most graph steps one invocation can take: route (and its review), the first retrieve
         and grade, then per retry at most follow_links (finding nothing), reformulate, retrieve
-        and grade, then the stop review, generate and the answer review. A resumed interrupt
-        starts a new invocation."""
-        return 1 + int(self.review_route) + 2 + 4 * self.max_retries + 1 + 1 + 1
+        and grade, then the stop review, generate, the grounding check, one regeneration and
+        its check, and the answer review. A resumed interrupt starts a new invocation."""
+        return 1 + int(self.review_route) + 2 + 4 * self.max_retries + 1 + 4 + 1
 
 
 def run_context(context: "RunContext | dict | None") -> "RunContext":

@@ -81,6 +81,29 @@ def wants_stop_review(state: AgentState) -> bool:
     )
 
 
+STOP_CONFIDENCE = {"sufficient_evidence": 0.8, "evidence_budget": 0.6}
+"""Confidence ceiling by stop reason; every other stop (a caveat answer) gets ``CAVEAT_CONFIDENCE``."""
+CAVEAT_CONFIDENCE = 0.2
+
+
+def answer_confidence(state: AgentState, cited: list, checked: int, unsupported: int) -> float:
+    """Confidence in an answer, 0–1: the stop reason's ceiling (``STOP_CONFIDENCE``), times
+    ``0.5 + 0.5 ×`` the mean grader relevance of the cited chunks, times the share of checked
+    claims the evidence supports. A heuristic, not a calibrated probability: it orders answers
+    (grounded and well-supported first) rather than predicting accuracy.
+
+    Args:
+        state: the graph state after generation (``stop_reason`` is read).
+        cited: (mark, chunk) pairs the answer cites; a chunk's ``relevance`` is 0–1.
+        checked: claims the grounding check looked at (0: not checked).
+        unsupported: how many of them the evidence does not support.
+    """
+    ceiling = STOP_CONFIDENCE.get(state.get("stop_reason") or "", CAVEAT_CONFIDENCE)
+    relevance = sum(chunk.get("relevance", 0.0) for _, chunk in cited) / len(cited) if cited else 0.0
+    supported = 1.0 - unsupported / checked if checked else 1.0
+    return round(ceiling * (0.5 + 0.5 * relevance) * supported, 3)
+
+
 def generation_plan(state: AgentState) -> tuple[str, list]:
     """(mode, evidence) for the generator: ``direct`` for small talk; ``answer`` from the kept
     evidence after an answering stop; otherwise ``caveat`` with the evidence, or when none was

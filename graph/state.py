@@ -75,6 +75,8 @@ class OutputState(TypedDict, total=False):
     trace: list[HopTrace]
     notes: list[str]
     reviewed: str
+    confidence: float | None
+    unsupported_claims: list[str]
 
 
 class AgentState(TypedDict, total=False):
@@ -106,6 +108,14 @@ class AgentState(TypedDict, total=False):
     stop_reason: str | None
     answer: str
     citations: list[Citation]
+    grounding: dict
+    """The last grounding check: ``status`` (``grounded``, ``regenerate``: the draft goes back to
+    the generator once, ``unsupported``: still ungrounded after that, ``unchecked``: caveat
+    answer), ``checked`` (claims), ``decider``."""
+    unsupported_claims: list[str]
+    confidence: float | None
+    """Confidence in the answer, 0–1 (see :func:`graph.control.answer_confidence`); ``None``
+    for a direct reply."""
     trace: list[HopTrace]
     notes: list[str]
     """Decider fallbacks and other events worth a look (``node: what happened``)."""
@@ -143,6 +153,9 @@ def fresh_turn(question: str) -> dict:
         "stop_reason": None,
         "answer": "",
         "citations": [],
+        "grounding": {},
+        "unsupported_claims": [],
+        "confidence": None,
         "trace": [],
         "notes": [],
         "elapsed_ms": 0.0,

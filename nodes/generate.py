@@ -20,8 +20,13 @@ def make_node(services: GraphServices):
         mode, evidence = generation_plan(state)
         conversation = list(state.get("messages", []))[:-1]
         with stopwatch() as ms:
+            regenerating = state.get("grounding", {}).get("status") == "regenerate"
             answer = services.deciders(ctx).generator.generate(
-                state.get("standalone_question") or state["question"], evidence, mode, conversation
+                state.get("standalone_question") or state["question"],
+                evidence,
+                mode,
+                conversation,
+                avoid=state.get("unsupported_claims", []) if regenerating else (),
             )
         by_id = {c["chunk_id"]: c for c in evidence}
         citations = [

@@ -58,6 +58,7 @@ def review_answer(state: AgentState) -> Command[Literal["generate", "__end__"]]:
         "evidence": [c for c in state.get("evidence", []) if c["chunk_id"] not in dropped],
         "chunks": [c for c in state.get("chunks", []) if c["chunk_id"] not in dropped],
         "messages": [RemoveMessage(id=draft.id)],
+        "grounding": {},  # the new draft gets its own check and its own regeneration
         "notes": [*state.get("notes", []), f"review: dropped {len(dropped)} chunk(s) and regenerated"],
     }
     return Command(update=update, goto="generate")

@@ -17,3 +17,8 @@ Question: {question}
 
 Evidence:
 {evidence}"""
+
+AVOID = """
+
+A check found these claims of your previous draft unsupported by the passages; leave them out:
+{claims}"""

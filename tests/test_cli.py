@@ -169,7 +169,7 @@ def test_asking_a_collection_that_does_not_exist(cli):
 @pytest.mark.parametrize(
     "args, expected",
     [
-        (["ask", "hi?", "--max-retries", "99"], "max_retries=99 (allowed 0–4)"),
+        (["ask", "hi?", "--max-retries", "99"], "max_retries=99 (allowed 0–3)"),
         (["ask", "hi?", "--collection", "bad;name"], "collection names use letters"),
         (["ask", "hi?", "--deciders", "banana"], "deciders='banana'"),
     ],
@@ -228,7 +228,7 @@ def test_review_resume_threads_history_and_replay_from_the_command_line(cli):
         t for t in listed if t["thread_id"] == thread
     ).items()
     rows = json.loads(cli("history", thread, "--json").stdout)
-    assert [r["node"] for r in rows][-2:] == ["generate", "review_answer"]
+    assert [r["node"] for r in rows][-3:] == ["generate", "check_grounding", "review_answer"]
     start = next(r for r in rows if r["next"] == ["retrieve"])
     forked = cli(
         "replay", thread, "--checkpoint", start["checkpoint_id"], "--set", "query=New England Revolution", "--json"

@@ -18,6 +18,7 @@ def counting_model():
         route='{"route": "retrieve", "reason": "factual"}',
         grade=lambda p: '{"relevant": %s}' % ("true" if "Donnie" in p.split("Passage")[1] else "false"),
         sufficient='{"sufficient": true}',
+        ground='{"unsupported": []}',
         generate=lambda p: f"Major League Soccer [{first_passage_number(p.split('Evidence:')[1])}].",
     )
 
@@ -41,7 +42,7 @@ def test_answer_review_approve_edit_and_drop_each_call_the_model_once_per_round(
     assert review["kind"] == "answer" and review["answer"].startswith("Major League Soccer")
     assert [e["title"] for e in review["evidence"]] == ["Donnie Smith"]
     calls_before = dict(model.calls)
-    assert calls_before == {"route": 1, "grade": 5, "sufficient": 1, "generate": 1}
+    assert calls_before == {"route": 1, "grade": 5, "sufficient": 1, "generate": 1, "ground": 1}
 
     # Dropping the only chunk regenerates once (caveat mode, nothing left) and asks again.
     dropped = app.resume(paused["thread_id"], {"action": "drop", "chunk_ids": [review["evidence"][0]["chunk_id"]]})
@@ -122,7 +123,7 @@ def test_history_and_replay_with_edited_state(hotpot_app):
     done = hotpot_app.ask(UNANSWERABLE, context=context)
     rows = hotpot_app.history(done["thread_id"])
     assert [r["node"] for r in rows[:4]] == ["input", "__start__", "route", "retrieve"]
-    assert rows[-1]["node"] == "generate" and rows[-1]["next"] == []
+    assert rows[-1]["node"] == "check_grounding" and rows[-1]["next"] == []
     assert rows[-1]["stop_reason"] == done["stop_reason"]
     before_retrieve = next(r for r in rows if r["next"] == ["retrieve"])
     forked = hotpot_app.replay(

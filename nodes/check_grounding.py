@@ -1,0 +1,53 @@
+"""Check grounding: list the answer's claims that its cited evidence does not support; an
+ungrounded answer is regenerated once without them, then returned with a lower confidence and
+the unsupported claims listed — never silently."""
+
+from __future__ import annotations
+
+from langchain_core.messages import RemoveMessage
+from langgraph.runtime import Runtime
+
+from graph.config import RunContext, turn_context
+from graph.control import answer_confidence, generation_plan
+from graph.services import GraphServices
+from graph.state import AgentState
+from nodes import stopwatch
+
+
+def make_node(services: GraphServices):
+    def check_grounding(state: AgentState, runtime: Runtime[RunContext]) -> dict:
+        """Check an ``answer``-mode draft (caveat answers are not checked) and set
+        ``grounding`` (``status``: ``grounded``, ``regenerate``, ``unsupported`` or
+        ``unchecked``), ``unsupported_claims`` and ``confidence``."""
+        ctx = turn_context(state, runtime.context)
+        mode, evidence = generation_plan(state)
+        by_id = {c["chunk_id"]: c for c in evidence}
+        cited = [(c["mark"], by_id[c["chunk_id"]]) for c in state.get("citations", []) if c["chunk_id"] in by_id]
+        retried = state.get("grounding", {}).get("status") == "regenerate"
+        with stopwatch() as ms:
+            grounding = (
+                services.deciders(ctx).grounder.check(state.get("answer", ""), cited) if mode == "answer" else None
+            )
+        update: dict = {"elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0]}
+        notes = [*state.get("notes", [])]
+        if grounding is None:
+            status, unsupported, checked = "unchecked", [], 0
+        else:
+            unsupported, checked = grounding.unsupported, grounding.checked
+            status = "grounded" if not unsupported else ("unsupported" if retried else "regenerate")
+            if grounding.note:
+                notes.append(f"check_grounding: {grounding.note}")
+        if status == "regenerate":
+            notes.append(f"check_grounding: {len(unsupported)} unsupported claim(s); regenerating without them")
+            update["messages"] = [RemoveMessage(id=state["messages"][-1].id)]  # the draft leaves the conversation
+        elif status == "unsupported":
+            notes.append(f"check_grounding: still unsupported after regenerating: {unsupported}; confidence lowered")
+        update.update(
+            grounding={"status": status, "checked": checked, "decider": grounding.decider if grounding else ""},
+            unsupported_claims=unsupported,
+            confidence=answer_confidence(state, cited, checked, len(unsupported)),
+            notes=notes,
+        )
+        return update
+
+    return check_grounding

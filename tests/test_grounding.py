@@ -1,0 +1,75 @@
+"""Grounding check, regeneration and confidence (nodes/check_grounding.py)."""
+
+from __future__ import annotations
+
+from conftest import DATA, first_passage_number, scripted
+
+from deciders.rules import LexicalGrounder
+from graph.config import RunContext
+
+DONNIE = "Which league does Donnie Smith play in?"
+ALBUM = {"title": "Counterparts (album)", "text": "Counterparts is the fifteenth studio album by Rush."}
+BAND = {"title": "Rush (band)", "text": "Rush was a Canadian rock band from Toronto."}
+
+
+def test_lexical_grounder_checks_each_claim_against_the_chunks_it_cites():
+    grounder = LexicalGrounder()
+    cited = [(1, ALBUM), (2, BAND)]
+    grounded = grounder.check("Counterparts is an album by Rush [1]. Rush was a band from Toronto [2].", cited)
+    assert grounded.unsupported == [] and grounded.checked == 2
+    # the second claim cites the album only, which says nothing of Paris or Grammys
+    wrong = grounder.check("Counterparts is an album by Rush [1]. Rush came from Paris and won ten Grammys [1].", cited)
+    assert wrong.unsupported == ["Rush came from Paris and won ten Grammys"] and wrong.checked == 2
+
+
+def llm_app(make_app, **replies):
+    model = scripted(
+        route='{"route": "retrieve", "reason": "factual"}',
+        grade=lambda p: '{"relevant": %s}' % ("true" if "Donnie" in p.split("Passage")[1] else "false"),
+        sufficient='{"sufficient": true}',
+        **replies,
+    )
+    app = make_app(collection="hotpot_smoke", chat_model=model)
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    return app, model
+
+
+def test_ungrounded_answer_is_regenerated_once_then_returned_with_its_claims_and_lower_confidence(make_app):
+    prompts = []
+
+    def generate(prompt):
+        prompts.append(prompt)
+        return f"Donnie Smith won the Ballon d'Or in 1990 [{first_passage_number(prompt.split('Evidence:')[1])}]."
+
+    app, model = llm_app(make_app, generate=generate, ground='{"unsupported": ["won the Ballon d\'Or in 1990"]}')
+    result = app.ask(DONNIE, context=RunContext(deciders="llm"))
+    assert model.calls["generate"] == 2 and model.calls["ground"] == 2  # one regeneration, never more
+    assert "leave them out" in prompts[1] and "Ballon d'Or" in prompts[1]
+    assert result["unsupported_claims"] == ["won the Ballon d'Or in 1990"]
+    assert any("still unsupported after regenerating" in n for n in result["notes"])
+    assert any("regenerating without them" in n for n in result["notes"])
+    state = app.graph.get_state({"configurable": {"thread_id": result["thread_id"]}}).values
+    assert [m.type for m in state["messages"]] == ["human", "ai"]  # the first draft left the conversation
+    assert state["grounding"]["status"] == "unsupported"
+
+    grounded_app, grounded_model = llm_app(make_app, generate="Major League Soccer [1].", ground='{"unsupported": []}')
+    grounded = grounded_app.ask(DONNIE, context=RunContext(deciders="llm"))
+    assert grounded_model.calls["generate"] == 1 and grounded["unsupported_claims"] == []
+    assert 0 <= result["confidence"] < grounded["confidence"] <= 1
+
+
+def test_garbage_grounding_reply_falls_back_to_the_lexical_check(make_app):
+    app, _ = llm_app(make_app, generate="Major League Soccer [1].", ground="looks fine to me")
+    result = app.ask(DONNIE, context=RunContext(deciders="llm"))
+    assert any(n.startswith("check_grounding:") and "lexical check instead" in n for n in result["notes"])
+
+
+def test_confidence_orders_answers_and_caveats(hotpot_app):
+    answered = hotpot_app.ask(DONNIE, context=RunContext(deciders="rules"))
+    caveat = hotpot_app.ask(
+        "What is the boiling point of liquid tungsten in kelvin?", context=RunContext(deciders="rules")
+    )
+    assert answered["stop_reason"] == "sufficient_evidence" and answered["unsupported_claims"] == []
+    assert caveat["stop_reason"] not in {"sufficient_evidence", "evidence_budget"}
+    assert 0 <= caveat["confidence"] < answered["confidence"] <= 1
+    assert hotpot_app.ask("thanks!", context=RunContext(deciders="rules"))["confidence"] is None
