@@ -76,7 +76,7 @@ def _print_result(result: dict, as_json: bool) -> None:
     if as_json:
         keys = (
             "thread_id", "status", "question", "standalone_question", "answer", "citations", "stop_reason",
-            "confidence", "unsupported_claims", "hops", "retries", "route", "trace", "notes", "reviewed",
+            "confidence", "unsupported_claims", "complexity", "hops", "retries", "route", "trace", "notes", "reviewed",
             "interrupt",
         )  # fmt: skip
         typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False, default=str))
@@ -201,6 +201,9 @@ def ask(
     graph_hop: Annotated[
         Optional[bool], typer.Option(help="Follow mention links before writing a new query (default on).")
     ] = None,
+    adaptive: Annotated[
+        Optional[bool], typer.Option(help="One retrieval for questions classified single-hop (default off).")
+    ] = None,
     review_route: Annotated[bool, typer.Option(help="Pause after routing for approval or override.")] = False,
     review_stop: Annotated[bool, typer.Option(help="Pause when the search stops short of evidence.")] = False,
     review_answer: Annotated[bool, typer.Option(help="Pause on the draft answer for approval or edits.")] = False,
@@ -215,6 +218,7 @@ def ask(
             "retrieve_k": retrieve_k,
             "time_limit_s": time_limit,
             "graph_hop": graph_hop,
+            "adaptive": adaptive,
             "review_route": review_route,
             "review_stop": review_stop,
             "review_answer": review_answer,
@@ -319,7 +323,9 @@ def replay(
 @app.command("eval", short_help="Compare standard and agentic RAG on a QA dataset pooled into one corpus.")
 def evaluate(
     dataset: Annotated[Path, typer.Argument(help="HotpotQA/2Wiki/MuSiQue .jsonl, or a SQuAD 2.0 *_queries.json.")],
-    modes: Annotated[str, typer.Option(help="Comma-separated: standard, agentic, agentic-query.")] = "standard,agentic",
+    modes: Annotated[
+        str, typer.Option(help="Comma-separated: standard, agentic, agentic-query, agentic-adaptive.")
+    ] = "standard,agentic",
     k: Annotated[int, typer.Option("--k", help="Chunks handed to the generator in every mode.")] = 5,
     limit: Annotated[Optional[int], typer.Option(help="Only the first N questions.")] = None,
     out: Annotated[Optional[Path], typer.Option(help="Output folder (default eval-out/<dataset>).")] = None,

@@ -15,6 +15,9 @@ from langchain_core.messages import BaseMessage
 from store.chunks import Chunk
 
 RouteName = Literal["retrieve", "direct"]
+Complexity = Literal["none", "single", "multi"]
+"""Adaptive-RAG query complexity (Jeong et al. 2024): no retrieval, one retrieval, or the
+iterative loop."""
 GenerationMode = Literal["answer", "caveat", "direct"]
 
 
@@ -27,6 +30,10 @@ class RouteDecision:
     standalone_question: str | None = None
     """The question rewritten to stand alone when it refers to earlier turns ("and when was he
     born?" → "when was Neil Peart born?"); ``None`` when it already stands alone."""
+    complexity: Complexity = "multi"
+    """How much retrieval the question needs (``none`` for a direct route); used when the run's
+    ``adaptive`` switch is on."""
+    complexity_reason: str = ""
 
 
 @dataclass

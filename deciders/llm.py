@@ -45,6 +45,7 @@ class RouteOut(BaseModel):
     route: Literal["retrieve", "direct"]
     reason: str = ""
     standalone_question: str = ""
+    complexity: Literal["single", "multi"] = "multi"
 
 
 class ChunkOut(BaseModel):
@@ -137,7 +138,14 @@ class LLMRouter:
         standalone = out.standalone_question.strip()
         if standalone and (not conversation or standalone == question or len(standalone) > 2000):
             standalone = ""
-        return RouteDecision(out.route, out.reason, self.name, standalone_question=standalone or None)
+        return RouteDecision(
+            out.route,
+            out.reason,
+            self.name,
+            standalone_question=standalone or None,
+            complexity="none" if out.route == "direct" else out.complexity,
+            complexity_reason=f"classified by {self.name}",
+        )
 
 
 class LLMGrader:

@@ -148,10 +148,39 @@ def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | N
     return _LEADING_CONNECTIVE.sub("", rewritten).strip()
 
 
+_COMPARISON = re.compile(
+    r"\b(both|either|neither|same|compared?|than|older|oldest|younger|youngest|earlier|earliest|later|"
+    r"first|larger|largest|bigger|longer|shorter|higher|more|fewer|less|difference|which one)\b",
+    re.IGNORECASE,
+)
+_RELATION = re.compile(r"\bof\b|'s\b|(?<=\w )\b(?:who|whom|that|which|whose|where)\b", re.IGNORECASE)
+
+
+def classify_complexity(question: str) -> tuple[str, str]:
+    """Model-free Adaptive-RAG classifier (after Jeong et al. 2024, who train a small classifier
+    on the same three labels) from cheap features: named entities, comparison words, and
+    relations outside the names ("of", a possessive, a relative clause after the first word).
+    ``multi`` for a comparison naming two or more things, two or more relations ("the spouse
+    *of* the actress *who* played …"), or one relation in a question naming two or more
+    things or longer than 14 words; otherwise ``single``. Returns (label, the features seen)."""
+    found = names(question)
+    outside = question
+    for name in found:  # a possessive stays outside: "Anna Benson's husband" is a relation
+        outside = outside.replace(re.sub(r"['’]s$", "", name), " ")
+    words = len(question.split())
+    relations = len(_RELATION.findall(outside))
+    comparison = bool(_COMPARISON.search(outside)) or (" or " in outside and len(found) >= 2)
+    features = f"{words} words, {len(found)} names, {relations} relations" + (", comparison" if comparison else "")
+    if (comparison and len(found) >= 2) or relations >= 2 or (relations >= 1 and (len(found) >= 2 or words > 14)):
+        return "multi", features
+    return "single", features
+
+
 class RuleRouter:
     """Routes a turn to ``direct`` only when every word is small talk (greeting, thanks,
     acknowledgement, farewell) and it asks nothing; anything else retrieves. Follow-ups are made
-    self-contained with :func:`contextualize`."""
+    self-contained with :func:`contextualize`; the retrieval need is classified with
+    :func:`classify_complexity`."""
 
     def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision:
         words = re.findall(r"[a-z']+", question.lower())
@@ -161,10 +190,13 @@ class RuleRouter:
             and "?" not in question
             and all(w in _SMALL_TALK for w in words)
         ):
-            return RouteDecision("direct", "small talk: no documents needed", NAME)
+            return RouteDecision("direct", "small talk: no documents needed", NAME, complexity="none")
         standalone = contextualize(question, conversation)
         reason = "asks for information" + (" (follow-up made self-contained)" if standalone else "")
-        return RouteDecision("retrieve", reason, NAME, standalone_question=standalone)
+        complexity, features = classify_complexity(standalone or question)
+        return RouteDecision(
+            "retrieve", reason, NAME, standalone_question=standalone, complexity=complexity, complexity_reason=features
+        )
 
 
 CHAIN_WEIGHT = 0.8

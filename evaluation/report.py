@@ -56,6 +56,7 @@ def summarize(records: list[dict]) -> dict:
         "repeated_query_stops": sum(r["stop_reason"] == "repeated_query" for r in records),
         "no_progress_stops": sum(r["stop_reason"] == "no_progress" for r in records),
         "routes": dict(Counter(r["route"] for r in records)),
+        "complexity": dict(Counter(r.get("complexity") for r in records if r.get("complexity"))),
         "llm_calls_per_question": _mean([r["llm_calls"] for r in records]),
         "input_tokens_per_question": _mean([r["input_tokens"] for r in records]),
         "output_tokens_per_question": _mean([r["output_tokens"] for r in records]),

@@ -32,9 +32,14 @@ from graph.control import generation_plan
 from ingest.loaders import Source
 from store.chunks import chunk_id
 
-AGENTIC_MODES: dict[str, dict] = {"agentic": {}, "agentic-query": {"graph_hop": False}}
+AGENTIC_MODES: dict[str, dict] = {
+    "agentic": {},
+    "agentic-query": {"graph_hop": False},
+    "agentic-adaptive": {"adaptive": True},
+}
 """Variants of the graph compared by the harness: mode → run settings over the defaults
-(``agentic-query``: every retry writes a new query, no graph hop)."""
+(``agentic-query``: every retry writes a new query, no graph hop; ``agentic-adaptive``: the
+router's complexity class decides between one retrieval and the loop)."""
 MODES = ("standard", *AGENTIC_MODES)
 
 
@@ -187,6 +192,7 @@ class EvalRun:
             "hops_ids": [ids],
             "stop_reason": "single_shot",
             "route": "retrieve",
+            "complexity": None,
             "abstained": False,
             "confidence": None,
             "thread_id": None,
@@ -207,6 +213,7 @@ class EvalRun:
             "hops_ids": [hop["chunk_ids"] for hop in result["trace"]],
             "stop_reason": result["stop_reason"],
             "route": result["route"],
+            "complexity": result.get("complexity"),
             "abstained": mode == "caveat",
             "thread_id": result["thread_id"],
             "confidence": result.get("confidence"),
@@ -237,6 +244,7 @@ class EvalRun:
             "hops": len(run["hops_ids"]),
             "stop_reason": run["stop_reason"],
             "route": run["route"],
+            "complexity": run["complexity"],
             "latency_ms": round(run["latency_ms"], 2),
             "llm_calls": cost.calls,
             "input_tokens": input_tokens,

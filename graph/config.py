@@ -103,6 +103,9 @@ class RunContext:
     time_limit_s: float = 60.0
     """Wall-clock budget of one question's work, in seconds (summed over node executions, so a
     resumed run is not charged for the time it spent stopped)."""
+    adaptive: bool = False
+    """Adaptive routing (Jeong et al. 2024): questions the router classifies as ``single`` stop
+    after one retrieval; ``multi`` ones run the loop; small talk gets no retrieval."""
     graph_hop: bool = True
     """Follow the collection's entity-mention graph from the evidence before writing a new query
     (see :mod:`nodes.follow_links`); off: every retry is a reformulated query."""
@@ -136,7 +139,7 @@ class RunContext:
         ]
         problems += [
             f"{name}={getattr(self, name)!r} (allowed true, false)"
-            for name in ("graph_hop", "review_route", "review_stop", "review_answer")
+            for name in ("adaptive", "graph_hop", "review_route", "review_stop", "review_answer")
             if not isinstance(getattr(self, name), bool)
         ]
         if self.deciders not in ("auto", "llm", "rules"):

@@ -22,9 +22,10 @@ StopReason = Literal[
     "no_progress",  # the last hop's chunks overlapped earlier ones ≥ overlap_stop
     "max_retries",
     "repeated_query",  # the reformulator produced a query already tried
+    "single_retrieval",  # adaptive routing: a single-retrieval question after its one hop
     "stopped_by_reviewer",
 ]
-ANSWER_STOPS = {"sufficient_evidence", "evidence_budget"}
+ANSWER_STOPS = {"sufficient_evidence", "evidence_budget", "single_retrieval"}
 """Stops after which the generator answers; after the others it answers in caveat mode."""
 MAX_HUMAN_HOPS = 2
 """Extra hops a reviewer may grant per question at the stop review."""
@@ -54,6 +55,8 @@ def stop_after_grade(state: AgentState, ctx: RunContext) -> str | None:
     last = trace[-1]
     if state.get("sufficient"):
         return "sufficient_evidence"
+    if ctx.adaptive and state.get("complexity") == "single":
+        return "single_retrieval"
     if len(state.get("evidence", [])) >= ctx.max_evidence and last.get("admitted", 0) == 0:
         return "evidence_budget"
     if state.get("elapsed_ms", 0.0) >= ctx.time_limit_s * 1000:
@@ -81,7 +84,7 @@ def wants_stop_review(state: AgentState) -> bool:
     )
 
 
-STOP_CONFIDENCE = {"sufficient_evidence": 0.8, "evidence_budget": 0.6}
+STOP_CONFIDENCE = {"sufficient_evidence": 0.8, "evidence_budget": 0.6, "single_retrieval": 0.6}
 """Confidence ceiling by stop reason; every other stop (a caveat answer) gets ``CAVEAT_CONFIDENCE``."""
 CAVEAT_CONFIDENCE = 0.2
 

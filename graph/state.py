@@ -69,6 +69,7 @@ class OutputState(TypedDict, total=False):
     answer: str
     citations: list[Citation]
     route: str
+    complexity: str
     stop_reason: str | None
     hops: int
     retries: int
@@ -88,6 +89,9 @@ class AgentState(TypedDict, total=False):
     route: str
     """``retrieve`` or ``direct``."""
     route_reason: str
+    complexity: str
+    """The router's Adaptive-RAG class: ``none``, ``single`` or ``multi`` (acted on when the
+    run's ``adaptive`` switch is on)."""
     query: str
     """The (first) query of the current hop."""
     hop_queries: list[str]
@@ -139,6 +143,7 @@ def fresh_turn(question: str) -> dict:
         "standalone_question": question,
         "route": "",
         "route_reason": "",
+        "complexity": "",
         "query": question,
         "hop_queries": [question],
         "tried_queries": [],

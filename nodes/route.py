@@ -35,7 +35,9 @@ def make_node(services: GraphServices):
             hop_queries=[standalone],
             messages=[HumanMessage(question)],
             route=decision.route,
-            route_reason=f"{decision.reason} ({decision.decider})",
+            route_reason=f"{decision.reason} ({decision.decider}); complexity {decision.complexity}"
+            + (f" ({decision.complexity_reason})" if decision.complexity_reason else ""),
+            complexity=decision.complexity,
             stop_reason="no_retrieval" if decision.route == "direct" else None,
             elapsed_ms=ms[0],
             run_context=asdict(ctx),

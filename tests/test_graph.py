@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentic_rag.errors import InvalidQuestionError, ThreadError
+from deciders.rules import classify_complexity
 from graph.config import RunContext
 from tests.conftest import DATA, first_passage_number, read_jsonl, scripted
 
@@ -190,3 +191,28 @@ def test_evidence_order_keeps_anchors_and_named_entities_before_bridge_finds():
     assert names_its_title("Who is older, Neil Peart or Geddy Lee?", "Geddy Lee")
     assert names_its_title("Where was Lawless filmed?", "Lawless (TV series)")
     assert not names_its_title("Who founded Rushmore Records?", "Rush")
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        ("Who is the spouse of the actress who played Susan Walker in Miracle on 34th Street?", "multi"),
+        ("Which is older, Blur or Oasis?", "multi"),
+        ("Who is the father of Empress Wang's husband?", "multi"),
+        ("When was Neil Peart born?", "single"),
+        ("What does itertools.groupby do?", "single"),
+    ],
+)
+def test_complexity_classifier_from_cheap_features(question, label):
+    assert classify_complexity(question)[0] == label
+
+
+def test_adaptive_routing_stops_single_hop_questions_after_one_retrieval(hotpot_app):
+    question = "What is the boiling point of tungsten?"  # single-hop, and not answered by the corpus
+    looping = hotpot_app.ask(question, context=RunContext(deciders="rules", max_retries=1))
+    assert looping["complexity"] == "single" and looping["hops"] == 2  # adaptive off: the loop runs
+    adaptive = hotpot_app.ask(question, context=RunContext(deciders="rules", max_retries=1, adaptive=True))
+    assert adaptive["hops"] == 1 and adaptive["stop_reason"] == "single_retrieval"
+    multi = "Which league does the player who scored for the club founded in 1994 play in?"
+    looped = hotpot_app.ask(multi, context=RunContext(deciders="rules", adaptive=True, max_retries=1))
+    assert looped["complexity"] == "multi" and looped["stop_reason"] != "single_retrieval"
