@@ -22,12 +22,13 @@ from agentic_rag.errors import (
     describe_validation,
 )
 from deciders.base import Deciders
-from deciders.llm import LLMGenerator, LLMGrader, LLMGrounder, LLMReformulator, LLMRouter
+from deciders.llm import LLMDecomposer, LLMGenerator, LLMGrader, LLMGrounder, LLMReformulator, LLMRouter
 from deciders.rules import (
     ExtractiveGenerator,
     FeedbackReformulator,
     LexicalGrader,
     LexicalGrounder,
+    RuleDecomposer,
     RuleRouter,
 )
 from graph.builder import build_graph
@@ -129,7 +130,12 @@ class Services:
             if use_llm:
                 model = self.chat_model
                 self._deciders[key] = Deciders(
-                    LLMRouter(model), LLMGrader(model), LLMReformulator(model), LLMGenerator(model), LLMGrounder(model)
+                    LLMRouter(model),
+                    LLMGrader(model),
+                    LLMReformulator(model),
+                    LLMGenerator(model),
+                    LLMGrounder(model),
+                    LLMDecomposer(model),
                 )
             else:
                 self._deciders[key] = Deciders(
@@ -138,6 +144,7 @@ class Services:
                     FeedbackReformulator(),
                     ExtractiveGenerator(),
                     LexicalGrounder(),
+                    RuleDecomposer(),
                 )
         return self._deciders[key]
 

@@ -201,6 +201,9 @@ def ask(
     graph_hop: Annotated[
         Optional[bool], typer.Option(help="Follow mention links before writing a new query (default on).")
     ] = None,
+    decompose: Annotated[
+        Optional[bool], typer.Option(help="Split compound/comparison questions into sub-questions (default off).")
+    ] = None,
     adaptive: Annotated[
         Optional[bool], typer.Option(help="One retrieval for questions classified single-hop (default off).")
     ] = None,
@@ -219,6 +222,7 @@ def ask(
             "time_limit_s": time_limit,
             "graph_hop": graph_hop,
             "adaptive": adaptive,
+            "decompose": decompose,
             "review_route": review_route,
             "review_stop": review_stop,
             "review_answer": review_answer,
@@ -324,7 +328,8 @@ def replay(
 def evaluate(
     dataset: Annotated[Path, typer.Argument(help="HotpotQA/2Wiki/MuSiQue .jsonl, or a SQuAD 2.0 *_queries.json.")],
     modes: Annotated[
-        str, typer.Option(help="Comma-separated: standard, agentic, agentic-query, agentic-adaptive.")
+        str,
+        typer.Option(help="Comma-separated: standard, agentic, agentic-query, agentic-adaptive, agentic-decompose."),
     ] = "standard,agentic",
     k: Annotated[int, typer.Option("--k", help="Chunks handed to the generator in every mode.")] = 5,
     limit: Annotated[Optional[int], typer.Option(help="Only the first N questions.")] = None,

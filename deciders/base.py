@@ -74,6 +74,15 @@ class LinkChoice:
 
 
 @dataclass
+class Decomposition:
+    sub_questions: list[str]
+    """2–4 sub-questions, or empty when the question does not split."""
+    reason: str
+    decider: str
+    note: str | None = None
+
+
+@dataclass
 class Grounding:
     unsupported: list[str]
     """The answer's claims that the cited evidence does not support (empty: grounded)."""
@@ -132,7 +141,18 @@ class Generator(Protocol):
         mode: GenerationMode,
         conversation: Sequence[BaseMessage],
         avoid: Sequence[str] = (),
+        sub_questions: Sequence[str] = (),
     ) -> Answer: ...
+
+    """With ``sub_questions`` (evidence chunks carry ``sub_question``, an index into them), the
+    answer says which sub-question answered which part, and which part stayed unanswered."""
+
+
+class Decomposer(Protocol):
+    """Splits a compound or comparison question into 2–4 sub-questions (none when it does not
+    split)."""
+
+    def decompose(self, question: str) -> Decomposition: ...
 
 
 class Grounder(Protocol):
@@ -150,3 +170,4 @@ class Deciders:
     reformulator: Reformulator
     generator: Generator
     grounder: Grounder
+    decomposer: Decomposer

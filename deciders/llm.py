@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from deciders.base import (
     Answer,
     ChunkVerdict,
+    Decomposition,
     GenerationMode,
     Grading,
     Grounding,
@@ -27,8 +28,9 @@ from deciders.base import (
     Reformulation,
     RouteDecision,
 )
-from deciders.rules import ExtractiveGenerator, LexicalGrounder
+from deciders.rules import MAX_SUB_QUESTIONS, ExtractiveGenerator, LexicalGrounder, RuleDecomposer
 from deciders.text import sentences
+from prompts import decompose as decompose_prompts
 from prompts import generate as generate_prompts
 from prompts import grade as grade_prompts
 from prompts import ground as ground_prompts
@@ -56,6 +58,10 @@ class ChunkOut(BaseModel):
 class SufficientOut(BaseModel):
     sufficient: bool
     missing: str = ""
+
+
+class DecomposeOut(BaseModel):
+    sub_questions: list[str]
 
 
 class GroundOut(BaseModel):
@@ -243,6 +249,7 @@ class LLMGenerator:
         mode: GenerationMode,
         conversation: Sequence[BaseMessage],
         avoid: Sequence[str] = (),
+        sub_questions: Sequence[str] = (),
     ) -> Answer:
         system = {
             "answer": generate_prompts.ANSWER_SYSTEM,
@@ -254,6 +261,9 @@ class LLMGenerator:
             question=question,
             evidence=format_evidence(evidence),
         )
+        if sub_questions:
+            parts = "\n".join(f"({i}) {q}" for i, q in enumerate(sub_questions, 1))
+            user += generate_prompts.SUB_QUESTIONS.format(sub_questions=parts)
         if avoid:
             user += generate_prompts.AVOID.format(claims="\n".join(f"- {claim}" for claim in avoid))
         try:
@@ -262,7 +272,7 @@ class LLMGenerator:
         except Exception as exc:
             text, failure = "", f"model call failed ({_short(exc)})"
         if failure:
-            answer = self._fallback.generate(question, evidence, mode, conversation, avoid)
+            answer = self._fallback.generate(question, evidence, mode, conversation, avoid, sub_questions)
             answer.note = f"{failure}; extractive answer instead"
             return answer
         numbers = [int(n) for n in re.findall(r"\[(\d+)\]", text)]
@@ -289,3 +299,26 @@ class LLMGrounder:
             return grounding
         unsupported = [claim.strip() for claim in out.unsupported if claim.strip()]
         return Grounding(unsupported, max(len(unsupported), len(sentences(answer))), self.name)
+
+
+class LLMDecomposer:
+    """Asks the model for 2–4 sub-questions; a reply that is not JSON, or has 1 or more than
+    ``MAX_SUB_QUESTIONS`` sub-questions, falls back to :class:`RuleDecomposer` (and says so)."""
+
+    def __init__(self, model: BaseChatModel) -> None:
+        self.model = model
+        self.name = model_name(model)
+        self._fallback = RuleDecomposer()
+
+    def decompose(self, question: str) -> Decomposition:
+        user = decompose_prompts.USER.format(question=question)
+        out, note = ask_structured(self.model, DecomposeOut, decompose_prompts.SYSTEM, user)
+        subs = [q.strip() for q in out.sub_questions if q.strip()] if out else []
+        if out is not None and not subs:
+            return Decomposition([], "the model found nothing to split", self.name)
+        if out is None or not 2 <= len(subs) <= MAX_SUB_QUESTIONS:
+            note = note or f"{len(subs)} sub-questions (2–{MAX_SUB_QUESTIONS} allowed)"
+            fallback = self._fallback.decompose(question)
+            fallback.note = f"{note}; rule-based split instead"
+            return fallback
+        return Decomposition(subs, "split by the model", self.name)

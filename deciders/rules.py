@@ -23,6 +23,7 @@ from langchain_core.messages import BaseMessage
 from deciders.base import (
     Answer,
     ChunkVerdict,
+    Decomposition,
     GenerationMode,
     Grading,
     Grounding,
@@ -325,6 +326,50 @@ class FeedbackReformulator:
         return LinkChoice(list(range(min(k, len(candidates)))), "best-ranked links", NAME)
 
 
+MAX_SUB_QUESTIONS = 4
+_CHOICE = re.compile(r"^(?P<stem>[^,]+?),\s*(?P<options>.+?)\s+or\s+(?P<last>[^,?]+?)\s*\?*$", re.IGNORECASE)
+_BOTH = re.compile(
+    r"^(?P<aux>are|were|is|was|do|did|does|have|has)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+(?:both|each)\b\s*(?P<rest>.*?)\s*\?*$",
+    re.IGNORECASE,
+)
+_CLAUSES = re.compile(
+    r"^(?P<wh>which|what|who|whose)\b(?P<first>.+?)\s+and\s+"
+    r"(?P<second>(?:had|has|have|was|were|is|are|did|does|also|won|played|released|wrote|starred)\b.+?)\s*\?*$",
+    re.IGNORECASE,
+)
+
+
+class RuleDecomposer:
+    """Splits on the surface form (the model-free fallback of least-to-most / decomposed
+    prompting, Zhou et al. 2023; Khot et al. 2023):
+
+    * a choice — "Which is older, Blur or Oasis?" → "Blur: which is older?", "Oasis: which is older?";
+    * a joint property — "Are A and B both X?" → "Are A X?", "Are B X?";
+    * two clauses on one subject — "Which band released X and had Y?" → "Which band released X?",
+      "Which had Y?".
+    """
+
+    def decompose(self, question: str) -> Decomposition:
+        text = question.strip()
+        if match := _CHOICE.match(text):
+            options = [o.strip() for o in match["options"].split(",") if o.strip()] + [match["last"].strip()]
+            stem = match["stem"].strip().rstrip("?")
+            subs = [f"{option}: {stem[0].lower()}{stem[1:]}?" for option in options]
+            reason = "a choice between named options"
+        elif match := _BOTH.match(text):
+            rest = f" {match['rest']}" if match["rest"] else ""
+            subs = [f"{match['aux']} {side.strip()}{rest}?" for side in (match["a"], match["b"])]
+            reason = "a property asked of two things"
+        elif match := _CLAUSES.match(text):
+            subs = [f"{match['wh']}{match['first']}?", f"{match['wh']} {match['second']}?"]
+            reason = "two clauses about one subject"
+        else:
+            return Decomposition([], "no conjunction or comparison to split on", NAME)
+        if not 2 <= len(subs) <= MAX_SUB_QUESTIONS:
+            return Decomposition([], f"{len(subs)} parts (2–{MAX_SUB_QUESTIONS} allowed)", NAME)
+        return Decomposition(subs, reason, NAME)
+
+
 _MARKS = re.compile(r"\[(\d+)\]")
 _MARK_RUN = re.compile(r"((?:\s*\[\d+\])+)")
 
@@ -349,14 +394,20 @@ class LexicalGrounder:
             claims = sentences(text)
             for number, claim in enumerate(claims):
                 claim_terms = term_set(claim)
-                if not claim_terms:
-                    continue
+                if not claim_terms or claim.endswith("?") or claim.startswith(NO_ANSWER):
+                    continue  # a question, or a statement of absence, asserts nothing to support
                 checked += 1
                 own = [int(m) for m in _MARKS.findall(marks) if int(m) in by_mark] if number == len(claims) - 1 else []
                 support = " ".join(by_mark[m] for m in own) if own else " ".join(by_mark.values())
                 if coverage(claim_terms, support) < self.min_support:
                     unsupported.append(claim)
         return Grounding(unsupported, checked, NAME)
+
+
+NO_ANSWER = "The documents do not"
+"""How every model-free statement of absence begins (the grounding check skips them)."""
+PART_COVERAGE = 0.5
+"""Least share of a sub-question's terms an evidence sentence must hold to answer that part."""
 
 
 class ExtractiveGenerator:
@@ -389,6 +440,38 @@ class ExtractiveGenerator:
             pool.remove(best)
         return chosen
 
+    def answer_parts(self, sub_questions: Sequence[str], evidence: Sequence[Chunk], avoid: Sequence[str]) -> Answer:
+        """One line per sub-question: the evidence sentence covering most of its terms (at least
+        ``PART_COVERAGE``; a chunk retrieved for that sub-question wins ties), or a plain
+        statement that the documents do not answer that part."""
+        lines, cited = [], []
+        for number, sub in enumerate(sub_questions):
+            terms = term_set(sub)
+            best = max(
+                (
+                    (
+                        coverage(terms, f"{chunk['title']} {sentence}"),
+                        chunk.get("sub_question") == number,
+                        -rank,
+                        sentence,
+                        chunk,
+                    )
+                    for rank, chunk in enumerate(evidence)
+                    for sentence in sentences(chunk["text"])
+                    if sentence not in avoid
+                ),
+                default=None,
+                key=lambda item: item[:3],
+            )
+            if best is None or best[0] < PART_COVERAGE:
+                lines.append(f"({number + 1}) {sub} {NO_ANSWER} answer this part.")
+                continue
+            cited.append(best[4]["chunk_id"])
+            marks = citation_marks(cited)
+            lines.append(f"({number + 1}) {sub} {best[3]} [{marks[best[4]['chunk_id']]}]")
+        marks = citation_marks(cited)
+        return Answer("\n".join(lines), [(n, cid) for cid, n in marks.items()], NAME)
+
     def generate(
         self,
         question: str,
@@ -396,6 +479,7 @@ class ExtractiveGenerator:
         mode: GenerationMode,
         conversation: Sequence[BaseMessage],
         avoid: Sequence[str] = (),
+        sub_questions: Sequence[str] = (),
     ) -> Answer:
         if mode == "direct":
             words = set(re.findall(r"[a-z']+", question.lower()))
@@ -408,14 +492,19 @@ class ExtractiveGenerator:
             else:
                 text = "Noted. Ask me a question about the ingested documents."
             return Answer(text, [], NAME)
+        if sub_questions:
+            parts = self.answer_parts(sub_questions, evidence, avoid)
+            if mode == "caveat":
+                parts.text = f"{NO_ANSWER} contain a clear answer to the whole question. By part:\n{parts.text}"
+            return parts
         chosen = self.select(question, evidence, avoid)
         marks = citation_marks([cid for _, cid in chosen])
         body = " ".join(f"{sentence} [{marks[cid]}]" for sentence, cid in chosen)
         if mode == "caveat":
             if not chosen:
                 return Answer(
-                    "The documents do not contain an answer to this question, and nothing related was found.", [], NAME
+                    f"{NO_ANSWER} contain an answer to this question, and nothing related was found.", [], NAME
                 )
-            text = f"The documents do not contain a clear answer to this question. The closest passages found: {body}"
+            text = f"{NO_ANSWER} contain a clear answer to this question. The closest passages found: {body}"
             return Answer(text, [(n, cid) for cid, n in marks.items()], NAME)
         return Answer(body, [(n, cid) for cid, n in marks.items()], NAME)

@@ -36,6 +36,7 @@ AGENTIC_MODES: dict[str, dict] = {
     "agentic": {},
     "agentic-query": {"graph_hop": False},
     "agentic-adaptive": {"adaptive": True},
+    "agentic-decompose": {"decompose": True},
 }
 """Variants of the graph compared by the harness: mode → run settings over the defaults
 (``agentic-query``: every retry writes a new query, no graph hop; ``agentic-adaptive``: the

@@ -28,21 +28,26 @@ from graph.config import RunContext
 from graph.control import wants_stop_review
 from graph.services import GraphServices
 from graph.state import AgentState, InputState, OutputState
-from nodes import check_grounding, follow_links, generate, grade, reformulate, retrieve, route
+from nodes import check_grounding, decompose, follow_links, generate, grade, reformulate, retrieve, route
 from nodes.review_answer import review_answer
 from nodes.review_route import review_route
 from nodes.review_stop import review_stop
 
 
-def _review(state: AgentState, switch: str) -> bool:
+def _switch(state: AgentState, switch: str) -> bool:
+    """Whether the run's boolean setting ``switch`` is on (from the settings the question
+    started with)."""
     return bool(state.get("run_context", {}).get(switch))
 
 
-def after_route(state: AgentState) -> Literal["review_route", "retrieve", "generate"]:
-    """Turns that need no documents go straight to the generator (after the optional review)."""
-    if _review(state, "review_route"):
+def after_route(state: AgentState) -> Literal["review_route", "decompose", "retrieve", "generate"]:
+    """Turns that need no documents go straight to the generator (after the optional review);
+    with the run's ``decompose`` switch, others are split first."""
+    if _switch(state, "review_route"):
         return "review_route"
-    return "generate" if state.get("route") == "direct" else "retrieve"
+    if state.get("route") == "direct":
+        return "generate"
+    return "decompose" if _switch(state, "decompose") else "retrieve"
 
 
 def after_grade(state: AgentState) -> Literal["follow_links", "reformulate", "review_stop", "generate"]:
@@ -75,7 +80,7 @@ def after_check_grounding(state: AgentState) -> Literal["generate", "review_answ
     """An ungrounded first draft is regenerated once; then the optional answer review."""
     if state.get("grounding", {}).get("status") == "regenerate":
         return "generate"
-    return "review_answer" if _review(state, "review_answer") else END
+    return "review_answer" if _switch(state, "review_answer") else END
 
 
 def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
@@ -92,6 +97,9 @@ def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | Non
     """
     builder = StateGraph(AgentState, context_schema=RunContext, input_schema=InputState, output_schema=OutputState)
     builder.add_node("route", route.make_node(services))
+    builder.add_node("decompose", decompose.make_decompose(services))
+    builder.add_node("search_subquestion", decompose.make_search(services))
+    builder.add_node("merge_subquestions", decompose.merge_subquestions)
     builder.add_node("retrieve", retrieve.make_node(services))
     builder.add_node("grade", grade.make_node(services))
     builder.add_node("reformulate", reformulate.make_node(services))
@@ -103,6 +111,9 @@ def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | Non
     builder.add_node("review_answer", review_answer, destinations=("generate", END))
     builder.add_edge(START, "route")
     builder.add_conditional_edges("route", after_route)
+    builder.add_conditional_edges("decompose", decompose.fan_out, ["search_subquestion", "retrieve"])
+    builder.add_edge("search_subquestion", "merge_subquestions")
+    builder.add_edge("merge_subquestions", "grade")
     builder.add_edge("retrieve", "grade")
     builder.add_conditional_edges("grade", after_grade)
     builder.add_conditional_edges("follow_links", after_follow_links)

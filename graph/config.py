@@ -103,6 +103,9 @@ class RunContext:
     time_limit_s: float = 60.0
     """Wall-clock budget of one question's work, in seconds (summed over node executions, so a
     resumed run is not charged for the time it spent stopped)."""
+    decompose: bool = False
+    """Split compound and comparison questions into sub-questions searched in parallel (see
+    :mod:`nodes.decompose`); the answer says which sub-question answered which part."""
     adaptive: bool = False
     """Adaptive routing (Jeong et al. 2024): questions the router classifies as ``single`` stop
     after one retrieval; ``multi`` ones run the loop; small talk gets no retrieval."""
@@ -139,7 +142,7 @@ class RunContext:
         ]
         problems += [
             f"{name}={getattr(self, name)!r} (allowed true, false)"
-            for name in ("adaptive", "graph_hop", "review_route", "review_stop", "review_answer")
+            for name in ("decompose", "adaptive", "graph_hop", "review_route", "review_stop", "review_answer")
             if not isinstance(getattr(self, name), bool)
         ]
         if self.deciders not in ("auto", "llm", "rules"):
@@ -161,8 +164,9 @@ class RunContext:
         """Most graph steps one invocation can take: route (and its review), the first retrieve
         and grade, then per retry at most follow_links (finding nothing), reformulate, retrieve
         and grade, then the stop review, generate, the grounding check, one regeneration and
-        its check, and the answer review. A resumed interrupt starts a new invocation."""
-        return 1 + int(self.review_route) + 2 + 4 * self.max_retries + 1 + 4 + 1
+        its check, and the answer review; decomposition adds two steps (decompose, merge). A
+        resumed interrupt starts a new invocation."""
+        return 1 + int(self.review_route) + 2 + 2 * int(self.decompose) + 4 * self.max_retries + 1 + 4 + 1
 
 
 def run_context(context: "RunContext | dict | None") -> "RunContext":

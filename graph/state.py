@@ -92,6 +92,10 @@ class AgentState(TypedDict, total=False):
     complexity: str
     """The router's Adaptive-RAG class: ``none``, ``single`` or ``multi`` (acted on when the
     run's ``adaptive`` switch is on)."""
+    sub_questions: list[str]
+    """Sub-questions of a decomposed question (``decompose`` switch), else empty."""
+    sub_results: Annotated[list[dict], extend_or_reset]
+    """Fan-in of the parallel sub-question searches: ``{"index", "chunks", "elapsed_ms"}``."""
     query: str
     """The (first) query of the current hop."""
     hop_queries: list[str]
@@ -136,6 +140,11 @@ class AgentState(TypedDict, total=False):
     a killed run continues under the same caps — LangGraph does not checkpoint the context."""
 
 
+def extend_or_reset(current: list | None, update: list | None) -> list:
+    """Reducer of ``sub_results``: parallel sub-question searches append; ``None`` empties it."""
+    return [] if update is None else [*(current or []), *update]
+
+
 def fresh_turn(question: str) -> dict:
     """Values of every per-question field at the start of a turn."""
     return {
@@ -144,6 +153,8 @@ def fresh_turn(question: str) -> dict:
         "route": "",
         "route_reason": "",
         "complexity": "",
+        "sub_questions": [],
+        "sub_results": None,
         "query": question,
         "hop_queries": [question],
         "tried_queries": [],

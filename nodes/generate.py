@@ -27,6 +27,7 @@ def make_node(services: GraphServices):
                 mode,
                 conversation,
                 avoid=state.get("unsupported_claims", []) if regenerating else (),
+                sub_questions=state.get("sub_questions", []),
             )
         by_id = {c["chunk_id"]: c for c in evidence}
         citations = [

@@ -22,3 +22,10 @@ AVOID = """
 
 A check found these claims of your previous draft unsupported by the passages; leave them out:
 {claims}"""
+
+SUB_QUESTIONS = """
+
+The question was split into these sub-questions:
+{sub_questions}
+Answer each by its number, citing the passages that answer it, then combine them. Say plainly
+which sub-question the evidence does not answer; do not guess that part."""

@@ -17,7 +17,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from agentic_rag.app import App
 from graph.config import Settings
-from prompts import generate, grade, ground, reformulate, route
+from prompts import decompose, generate, grade, ground, reformulate, route
 
 DATA = Path(os.environ.get("AGENTIC_RAG_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
 """The read-only shared datasets, at ../shared/data from the project root."""
@@ -62,9 +62,9 @@ def hotpot_app(data_dir, tmp_path_factory):
 class ScriptedChatModel(BaseChatModel):
     """A fake chat model replying by which decider prompt it receives; counts calls.
 
-    ``replies`` maps ``route`` / ``grade`` / ``sufficient`` / ``reformulate`` / ``links`` / ``ground`` / ``generate`` to
-    a string or a function of the prompt text. It has no tool calling, so the deciders'
-    JSON-fallback path is the one exercised.
+    ``replies`` maps ``route`` / ``grade`` / ``sufficient`` / ``reformulate`` / ``links`` /
+    ``ground`` / ``decompose`` / ``generate`` to a string or a function of the prompt text. It
+    has no tool calling, so the deciders' JSON-fallback path is the one exercised.
     """
 
     replies: dict[str, Any]
@@ -82,6 +82,7 @@ class ScriptedChatModel(BaseChatModel):
             reformulate.SYSTEM: "reformulate",
             reformulate.LINKS_SYSTEM: "links",
             ground.SYSTEM: "ground",
+            decompose.SYSTEM: "decompose",
             generate.ANSWER_SYSTEM: "generate",
             generate.CAVEAT_SYSTEM: "generate",
             generate.DIRECT_SYSTEM: "generate",

@@ -1,0 +1,89 @@
+"""Decomposition: sub-questions searched in parallel with Send, answers per part."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import DATA, scripted
+
+from deciders.rules import RuleDecomposer
+from graph.config import RunContext
+
+COMPARISON = "Which magazine was started first, Arthur's Magazine or First for Women?"
+
+
+@pytest.mark.parametrize(
+    ("question", "subs"),
+    [
+        ("Which is older, Blur or Oasis?", ["Blur: which is older?", "Oasis: which is older?"]),
+        ("Are Random House Tower and 888 7th Avenue both used for real estate?",
+         ["Are Random House Tower used for real estate?", "Are 888 7th Avenue used for real estate?"]),
+        ("Which band released Counterparts and had a drummer in the Hall of Fame?",
+         ["Which band released Counterparts?", "Which had a drummer in the Hall of Fame?"]),
+        ("When was Neil Peart born?", []),
+        ("Which is best, A, B, C, D or E?", []),  # five parts: more than 4
+    ],
+)  # fmt: skip
+def test_rule_decomposer_splits_choices_joint_properties_and_clauses(question, subs):
+    assert RuleDecomposer().decompose(question).sub_questions == subs
+
+
+@pytest.fixture(scope="module")
+def hotpot_dev(data_dir):
+    from agentic_rag.app import App
+    from graph.config import Settings
+
+    app = App(Settings(data_dir=data_dir, collection="hotpot_smoke_dec"))
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    yield app
+    app.close()
+
+
+def test_decomposed_question_is_searched_in_parallel_and_answered_part_by_part(hotpot_dev):
+    question = "Which is older, Donnie Smith or Tungsten Carbide?"
+    result = hotpot_dev.ask(question, context=RunContext(deciders="rules", decompose=True, max_retries=0))
+    first = result["trace"][0]
+    assert first["query_by"] == "decompose"
+    assert first["query"] == "Donnie Smith: which is older? | Tungsten Carbide: which is older?"
+    state = hotpot_dev.graph.get_state({"configurable": {"thread_id": result["thread_id"]}}).values
+    assert {c["sub_question"] for c in state["chunks"]} == {0, 1}  # both searches reached the merge
+    assert [c["sub_question"] for c in state["chunks"][:2]] == [0, 1]  # interleaved: each one's best first
+    lines = [line for line in result["answer"].splitlines() if line.startswith("(")]
+    assert [line[:4] for line in lines] == ["(1) ", "(2) "]
+    assert all(c["sub_question"] in (0, 1) for c in state["evidence"])
+
+
+def test_a_part_the_documents_do_not_answer_is_said_plainly(hotpot_dev):
+    question = "Which is older, Donnie Smith or the Zyxqor Quabble Foundation?"
+    result = hotpot_dev.ask(question, context=RunContext(deciders="rules", decompose=True, max_retries=0))
+    lines = [line for line in result["answer"].splitlines() if line.startswith("(")]
+    assert lines[1].endswith("The documents do not answer this part.")
+    assert result["unsupported_claims"] == []  # the statement of absence is not a claim to ground
+
+
+def test_question_that_does_not_split_takes_the_ordinary_path(hotpot_dev):
+    result = hotpot_dev.ask("When was Donnie Smith born?", context=RunContext(deciders="rules", decompose=True))
+    assert result["trace"][0]["query_by"] == "question"
+    assert any(n.startswith("decompose (rules): no conjunction") for n in result["notes"])
+
+
+def test_llm_decomposer_and_its_fallback(make_app):
+    base = {
+        "route": '{"route": "retrieve", "reason": "facts", "complexity": "multi"}',
+        "grade": '{"relevant": true}',
+        "sufficient": '{"sufficient": true}',
+        "generate": "(1) MLS [1]. (2) The documents do not answer this part.",
+        "ground": '{"unsupported": []}',
+    }
+    good = scripted(**base, decompose='{"sub_questions": ["Donnie Smith league?", "Tungsten league?"]}')
+    app = make_app(collection="hotpot_smoke", chat_model=good)
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    context = RunContext(deciders="llm", decompose=True, max_retries=0)
+    result = app.ask("Which league do Donnie Smith and Tungsten play in?", context=context)
+    assert result["trace"][0]["query"] == "Donnie Smith league? | Tungsten league?"
+    assert good.calls["decompose"] == 1
+    for bad in ("no json here", '{"sub_questions": ["only one"]}'):
+        model = scripted(**base, decompose=bad)
+        app = make_app(collection="hotpot_smoke", chat_model=model)
+        result = app.ask("Which is older, Blur or Oasis?", context=context)
+        assert result["trace"][0]["query"] == "Blur: which is older? | Oasis: which is older?", bad
+        assert any("rule-based split instead" in n for n in result["notes"]), bad
