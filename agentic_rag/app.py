@@ -42,6 +42,7 @@ from providers.chat import load_chat_model
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from store.chunks import Chunk, ChunkStore
 from store.embedded import embedded_postgres_url
+from store.filters import ChunkFilter
 from store.mentions import Link
 
 _FROM_SETTINGS: Any = object()
@@ -91,7 +92,7 @@ class Services:
     def chat_model(self) -> BaseChatModel | None:
         return load_chat_model(self.settings)
 
-    def search(self, query: str, k: int) -> list[Chunk]:
+    def search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[Chunk]:
         """Hybrid search of the collection.
 
         Raises:
@@ -104,13 +105,17 @@ class Services:
                     f"collection '{self.settings.collection}' holds no chunks; "
                     f"ingest documents first: agentic-rag ingest PATH --collection {self.settings.collection}"
                 )
-        return self.store.search(query, k)
+        return self.store.search(query, k, where=where)
+
+    def chunk_filter(self, context: RunContext) -> ChunkFilter:
+        default = [s.strip() for s in (self.settings.sources or "").split(",") if s.strip()]
+        return ChunkFilter.build(context.sources if context.sources is not None else default, context.filters)
 
     def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
         return self.store.rank_among(query, ids)
 
-    def links_from(self, chunk_ids: list[str], exclude: list[str]) -> list[Link]:
-        return self.store.graph.links_from(chunk_ids, exclude)
+    def links_from(self, chunk_ids: list[str], exclude: list[str], where: ChunkFilter | None = None) -> list[Link]:
+        return self.store.graph.links_from(chunk_ids, exclude, where)
 
     def fetch(self, ids: list[str]) -> dict[str, Chunk]:
         return self.store.fetch(ids)

@@ -133,6 +133,37 @@ def _print_interrupt(thread_id: str, payload: dict) -> None:
     typer.echo(f"  answer with: agentic-rag resume {thread_id} --answer VALUE")
 
 
+def _split_fields(items: list[str], option: str) -> list[tuple[str, str]]:
+    """``FIELD=VALUE`` items as (field, raw value) pairs.
+
+    Raises:
+        ConfigurationError: an item without ``=`` or without a field name.
+    """
+    pairs = []
+    for item in items:
+        name, sep, raw = item.partition("=")
+        if not sep or not name:
+            raise ConfigurationError(f"{option} {item!r}: use FIELD=VALUE")
+        pairs.append((name, raw))
+    return pairs
+
+
+def _field_values(items: list[str], option: str) -> dict:
+    """``FIELD=VALUE`` items as a dict; a value that parses as JSON (``3``, ``["a", "b"]``) is
+    taken as such, else as text; a repeated field collects its values in a list."""
+    values: dict = {}
+    for name, raw in _split_fields(items, option):
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        if name in values:
+            previous = values[name] if isinstance(values[name], list) else [values[name]]
+            value = [*previous, *(value if isinstance(value, list) else [value])]
+        values[name] = value
+    return values
+
+
 def _parse_answer(value: str) -> object:
     """A JSON value when ``value`` looks like JSON, else the plain string (``approve``).
 
@@ -207,6 +238,13 @@ def ask(
     adaptive: Annotated[
         Optional[bool], typer.Option(help="One retrieval for questions classified single-hop (default off).")
     ] = None,
+    source: Annotated[
+        Optional[list[str]], typer.Option("--source", help="Only sources matching this glob (repeatable).")
+    ] = None,
+    filter_: Annotated[
+        Optional[list[str]],
+        typer.Option("--filter", help="Only chunks with FIELD=VALUE (repeatable; source, title, chunk_index)."),
+    ] = None,
     review_route: Annotated[bool, typer.Option(help="Pause after routing for approval or override.")] = False,
     review_stop: Annotated[bool, typer.Option(help="Pause when the search stops short of evidence.")] = False,
     review_answer: Annotated[bool, typer.Option(help="Pause on the draft answer for approval or edits.")] = False,
@@ -223,6 +261,8 @@ def ask(
             "graph_hop": graph_hop,
             "adaptive": adaptive,
             "decompose": decompose,
+            "sources": source or None,
+            "filters": _field_values(filter_ or [], "--filter") or None,
             "review_route": review_route,
             "review_stop": review_stop,
             "review_answer": review_answer,
@@ -313,12 +353,7 @@ def replay(
     embedding: Embedding = None,
 ) -> None:
     """Time travel: continue a thread from an earlier checkpoint (its history forks there)."""
-    updates = {}
-    for item in set_ or []:
-        field, sep, raw = item.partition("=")
-        if not sep or not field:
-            raise ConfigurationError(f"--set {item!r}: use FIELD=VALUE")
-        updates[field] = _parse_answer(raw)
+    updates = {name: _parse_answer(raw) for name, raw in _split_fields(set_ or [], "--set")}
     with _app(_settings(data_dir, collection, embedding)) as application:
         result = application.replay(thread, checkpoint, updates or None)
     _print_result(result, as_json)

@@ -20,6 +20,7 @@ from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from agentic_rag.errors import ConfigurationError
+from store.filters import ChunkFilter
 
 DeciderMode = Literal["auto", "llm", "rules"]
 MAX_RETRIES_LIMIT = 3
@@ -53,6 +54,9 @@ class Settings(BaseSettings):
     """Name of the chunk collection (one table per collection)."""
     embedding: str = "wordllama"
     """``wordllama`` (offline, bundled weights) or ``openai:<model>``."""
+    sources: str | None = None
+    """Default source allowlist of the collection: comma-separated glob patterns (a run's
+    ``sources`` replaces it)."""
     chat_model: str | None = None
     """Chat model for the LLM deciders: an OpenAI model name (``gpt-4o-mini``) or an
     ``init_chat_model`` string (``anthropic:claude-…``, ``ollama:llama3.1``). When unset and
@@ -106,6 +110,12 @@ class RunContext:
     decompose: bool = False
     """Split compound and comparison questions into sub-questions searched in parallel (see
     :mod:`nodes.decompose`); the answer says which sub-question answered which part."""
+    sources: list[str] | None = None
+    """Source allowlist: glob patterns over chunk sources (``*/handbook/*.md``); only matching
+    chunks are retrieved. ``None``: the collection default (``AGENTIC_RAG_SOURCES``), else all."""
+    filters: dict | None = None
+    """Metadata filters: field (``source``, ``title``, ``chunk_index``) → value or list of
+    values; an unknown field is an error."""
     adaptive: bool = False
     """Adaptive routing (Jeong et al. 2024): questions the router classifies as ``single`` stop
     after one retrieval; ``multi`` ones run the loop; small talk gets no retrieval."""
@@ -145,6 +155,10 @@ class RunContext:
             for name in ("decompose", "adaptive", "graph_hop", "review_route", "review_stop", "review_answer")
             if not isinstance(getattr(self, name), bool)
         ]
+        try:
+            ChunkFilter.build(self.sources, self.filters)
+        except ConfigurationError as exc:
+            problems.append(str(exc))
         if self.deciders not in ("auto", "llm", "rules"):
             problems.append(f"deciders={self.deciders!r} (allowed auto, llm, rules)")
         if problems:

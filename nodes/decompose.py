@@ -26,7 +26,8 @@ class SubQuestionTask(TypedDict):
 
     index: int
     sub_question: str
-    k: int
+    run_context: dict
+    """The question's run settings (``k``, filters)."""
 
 
 def make_decompose(services: GraphServices):
@@ -54,15 +55,20 @@ def fan_out(state: AgentState) -> list[Send] | str:
     subs = state.get("sub_questions") or []
     if not subs:
         return "retrieve"
-    k = turn_context(state, None).retrieve_k
-    return [Send("search_subquestion", SubQuestionTask(index=i, sub_question=q, k=k)) for i, q in enumerate(subs)]
+    settings = state.get("run_context", {})
+    return [
+        Send("search_subquestion", SubQuestionTask(index=i, sub_question=q, run_context=settings))
+        for i, q in enumerate(subs)
+    ]
 
 
 def make_search(services: GraphServices):
     def search_subquestion(task: SubQuestionTask) -> dict:
         """Hybrid search for one sub-question; its chunks are tagged with its index."""
+        ctx = turn_context(task, None)
         with stopwatch() as ms:
-            chunks = [{**c, "sub_question": task["index"]} for c in services.search(task["sub_question"], task["k"])]
+            found = services.search(task["sub_question"], ctx.retrieve_k, services.chunk_filter(ctx))
+            chunks = [{**c, "sub_question": task["index"]} for c in found]
         return {"sub_results": [{"index": task["index"], "chunks": chunks, "elapsed_ms": ms[0]}]}
 
     return search_subquestion

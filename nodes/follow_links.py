@@ -30,7 +30,7 @@ def make_node(services: GraphServices):
         expanded = state.get("expanded_ids", [])
         with stopwatch() as ms:
             frontier = [c["chunk_id"] for c in state.get("evidence", []) if c["chunk_id"] not in expanded][:FRONTIER]
-            links = services.links_from(frontier, exclude=state.get("seen_ids", []))
+            links = services.links_from(frontier, state.get("seen_ids", []), services.chunk_filter(ctx))
             candidates = services.fetch([link["target_id"] for link in links])
             scores = services.rank_among(question, list(candidates))
             ranked = sorted(

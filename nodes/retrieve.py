@@ -24,10 +24,11 @@ def make_node(services: GraphServices):
         queries = state.get("hop_queries") or [state["query"]]
         hops = state.get("hops", 0) + 1
         k = ctx.retrieve_k if len(queries) == 1 else min(PER_QUERY_K, ctx.retrieve_k)
+        where = services.chunk_filter(ctx)
         with stopwatch() as ms:
             found: dict[str, Chunk] = {}
             for query in queries:
-                for chunk in services.search(query, k):
+                for chunk in services.search(query, k, where):
                     found.setdefault(chunk["chunk_id"], {**chunk, "via": query} if hops > 1 else chunk)
         chunks = [{**chunk, "hop": hops, "rank": rank} for rank, chunk in enumerate(found.values())]
         seen = set(state.get("seen_ids", []))

@@ -24,6 +24,7 @@ from langchain_postgres import Column, PGEngine, PGVectorStore
 
 from agentic_rag.errors import CollectionNotFoundError, EmbeddingMismatchError, StoreUnavailableError
 from providers.embeddings import EmbeddingModel
+from store.filters import ChunkFilter
 from store.mentions import MentionGraph
 
 RRF_K = 60
@@ -356,16 +357,21 @@ class ChunkStore:
         """Number of chunks in the BM25 index (equals :meth:`count` when consistent)."""
         return self._conn.execute(f"SELECT count(*) FROM {self.table}_doclen").fetchone()[0]
 
-    def dense_search(self, query: str, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` chunk ids by cosine similarity to the query embedding, best first."""
-        hits = self._vectors.similarity_search_with_score(query, k=k)
+    def dense_search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[tuple[str, float]]:
+        """Top ``k`` chunk ids by cosine similarity to the query embedding, best first; only
+        chunks ``where`` allows."""
+        hits = self._vectors.similarity_search_with_score(query, k=k, filter=where.to_mongo() if where else None)
         return [(doc.id, 1.0 - float(distance)) for doc, distance in hits]
 
-    def lexical_search(self, query: str, k: int, among: list[str] | None = None) -> list[tuple[str, float]]:
+    def lexical_search(
+        self, query: str, k: int, among: list[str] | None = None, where: ChunkFilter | None = None
+    ) -> list[tuple[str, float]]:
         """Top ``k`` chunk ids by BM25 (k1=1.2, b=0.75, Lucene's idf), best first; only chunks
-        in ``among`` when it is given (collection statistics stay global)."""
+        in ``among`` when it is given, and only chunks ``where`` allows (collection statistics
+        stay global)."""
         t = self.table
-        restrict = "WHERE p.chunk_id = ANY(%(among)s)" if among is not None else ""
+        condition, params = (where or ChunkFilter()).to_sql("c")
+        restrict = f"WHERE {condition}" + (" AND p.chunk_id = ANY(%(among)s)" if among is not None else "")
         rows = self._conn.execute(
             f"""
             WITH q AS (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', %(q)s))),
@@ -377,11 +383,12 @@ class ChunkStore:
                    sum(ln(1 + (stats.n - df.df + 0.5) / (df.df + 0.5))
                        * p.tf * (%(k1)s + 1)
                        / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * d.len / stats.avgdl))) AS score
-            FROM {t}_terms p JOIN df USING (term) JOIN {t}_doclen d USING (chunk_id), stats
+            FROM {t}_terms p JOIN df USING (term) JOIN {t}_doclen d USING (chunk_id)
+                 JOIN {t} c USING (chunk_id), stats
             {restrict}
             GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT %(k)s
             """,
-            {"q": query, "k": k, "k1": BM25_K1, "b": BM25_B, "among": among},
+            {"q": query, "k": k, "k1": BM25_K1, "b": BM25_B, "among": among, **params},
         ).fetchall()
         return [(r[0], float(r[1])) for r in rows]
 
@@ -420,7 +427,7 @@ class ChunkStore:
             for cid, text, source, title in rows
         }
 
-    def search(self, query: str, k: int, candidates: int = 50) -> list[Chunk]:
+    def search(self, query: str, k: int, candidates: int = 50, where: ChunkFilter | None = None) -> list[Chunk]:
         """Hybrid search: dense and BM25 rankings fused by weighted reciprocal rank,
         ``score = Σ weight / (RRF_K + rank)`` (weights: BM25 1, dense ``DENSE_WEIGHT``).
 
@@ -428,12 +435,13 @@ class ChunkStore:
             query: the search text.
             k: how many chunks to return.
             candidates: depth of each ranking fed to the fusion.
+            where: metadata filter / source allowlist (``None``: every chunk).
 
         Returns:
             Up to ``k`` chunks, best first, with their fused score and per-ranker ranks.
         """
-        dense = self.dense_search(query, candidates)
-        lexical = self.lexical_search(query, candidates)
+        dense = self.dense_search(query, candidates, where)
+        lexical = self.lexical_search(query, candidates, where=where)
         fused: dict[str, float] = {}
         dense_rank = {cid: rank for rank, (cid, _) in enumerate(dense, 1)}
         lexical_rank = {cid: rank for rank, (cid, _) in enumerate(lexical, 1)}

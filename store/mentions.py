@@ -41,6 +41,7 @@ import ahocorasick
 import psycopg
 
 from deciders.text import strip_qualifier, term_set
+from store.filters import ChunkFilter
 
 MIN_ALIAS_CHARS = 4
 """Shorter aliases ("It", "Up") match too much text to be useful links."""
@@ -260,14 +261,18 @@ class MentionGraph:
             seconds=round(time.perf_counter() - started, 3),
         )
 
-    def links_from(self, chunk_ids: list[str], exclude: Iterable[str] = ()) -> list[Link]:
+    def links_from(
+        self, chunk_ids: list[str], exclude: Iterable[str] = (), where: ChunkFilter | None = None
+    ) -> list[Link]:
         """Links out of ``chunk_ids``: every (chunk, mentioned entity, chunk about it), in the
         order of ``chunk_ids``, leaving out targets in ``exclude`` or in ``chunk_ids`` and hub
         entities (see :data:`HUB_SHARE`); at most ``PER_ENTITY`` target chunks per entity and
-        ``MAX_LINKS`` in all; each target once (via its first link)."""
+        ``MAX_LINKS`` in all; each target once (via its first link); only targets ``where``
+        allows."""
         if not chunk_ids:
             return []
         t = self.table
+        condition, params = (where or ChunkFilter()).to_sql("c")
         rows = self._conn.execute(
             f"""WITH hubs AS (
                     SELECT alias FROM {t}_mentions GROUP BY alias
@@ -276,7 +281,7 @@ class MentionGraph:
                     SELECT e.alias, e.name, e.chunk_id,
                            row_number() OVER (PARTITION BY e.alias ORDER BY c.chunk_index, e.chunk_id) AS nth
                     FROM {t}_entities e JOIN {t} c USING (chunk_id)
-                    WHERE e.chunk_id <> ALL(%(skip)s))
+                    WHERE e.chunk_id <> ALL(%(skip)s) AND {condition})
                 SELECT m.chunk_id, min(g.name), g.chunk_id
                 FROM {t}_mentions m JOIN targets g USING (alias)
                 WHERE m.chunk_id = ANY(%(ids)s) AND g.nth <= %(per)s AND m.alias NOT IN (SELECT alias FROM hubs)
@@ -288,6 +293,7 @@ class MentionGraph:
                 "floor": HUB_FLOOR,
                 "share": HUB_SHARE,
                 "per": PER_ENTITY,
+                **params,
             },
         ).fetchall()
         links: dict[str, Link] = {}

@@ -172,6 +172,8 @@ def test_asking_a_collection_that_does_not_exist(cli):
         (["ask", "hi?", "--max-retries", "99"], "max_retries=99 (allowed 0–3)"),
         (["ask", "hi?", "--collection", "bad;name"], "collection names use letters"),
         (["ask", "hi?", "--deciders", "banana"], "deciders='banana'"),
+        (["ask", "hi?", "--filter", "author=Ann"], "unknown filter field(s) author; filterable fields: source"),
+        (["ask", "hi?", "--filter", "title"], "--filter 'title': use FIELD=VALUE"),
     ],
 )
 def test_invalid_settings(cli, args, expected):

@@ -102,11 +102,11 @@ def test_run_killed_after_first_hop_resumes_to_the_same_answer(hotpot_app):
     real_search = services.search
     calls = []
 
-    def crash_on_second_hop(query, k):
+    def crash_on_second_hop(query, k, where=None):
         calls.append(query)
         if len(calls) == 2:
             raise KeyboardInterrupt("killed")
-        return real_search(query, k)
+        return real_search(query, k, where)
 
     services.search = crash_on_second_hop
     with pytest.raises(KeyboardInterrupt):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import scripted
 
+from agentic_rag.errors import ConfigurationError
 from graph.config import RunContext
 from store.mentions import MentionMatcher, aliases, headings
 
@@ -194,3 +195,24 @@ def test_llm_chooses_links_among_the_candidates_and_invalid_choices_fall_back(ma
         assert result["trace"][1]["query_reason"].startswith("fallback: best-ranked links"), bad
         assert [link["entity"] for link in result["trace"][1]["links"]] == ["Rush (band)"]
         assert any(n.startswith("follow_links:") for n in result["notes"]), bad
+
+
+def test_source_allowlist_and_metadata_filters_limit_search_and_links(corpus, tmp_path):
+    app, folder, _ = corpus
+    only_peart = RunContext(deciders="rules", sources=["*/peart.md"])
+    result = app.ask("Where was the drummer born?", context=only_peart)
+    seen = {title_of(app, cid) for hop in result["trace"] for cid in hop["chunk_ids"]}
+    assert seen == {"Neil Peart"}
+    # the graph hop may not leave the allowlist: Counterparts links to Rush, which is not allowed
+    no_rush = RunContext(deciders="rules", retrieve_k=1, max_retries=1, sources=["*/counterparts.md", "*/peart.md"])
+    result = app.ask("Which country is the group that released Counterparts from?", context=no_rush)
+    seen = {title_of(app, cid) for hop in result["trace"] for cid in hop["chunk_ids"]}
+    assert "Rush (band)" not in seen and "Counterparts (album)" in seen
+    titled = RunContext(deciders="rules", filters={"title": ["Toronto", "Mount Rushmore"]})
+    result = app.ask("Which city is far away?", context=titled)
+    assert {title_of(app, cid) for hop in result["trace"] for cid in hop["chunk_ids"]} <= {"Toronto", "Mount Rushmore"}
+
+
+def test_unknown_filter_field_is_a_clear_error():
+    with pytest.raises(ConfigurationError, match="unknown filter field.*author.*filterable fields: source, title"):
+        RunContext(filters={"author": "x"})

@@ -1,0 +1,80 @@
+"""Metadata filters and source allowlists on retrieval.
+
+A :class:`ChunkFilter` limits every search of a run (hybrid search, the graph hop's link
+targets) to chunks whose ``source`` matches one of the allowlist's glob patterns and whose
+metadata fields equal the given values. It is written once and rendered in two dialects: the
+MongoDB-style filter that langchain-postgres' ``PGVectorStore`` takes for the dense search,
+and a SQL ``WHERE`` clause (psycopg parameters) for the BM25 search and the link query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from agentic_rag.errors import ConfigurationError
+
+FILTER_FIELDS = ("source", "title", "chunk_index")
+"""Chunk metadata that can be filtered on (the chunk table's metadata columns)."""
+
+
+def glob_to_like(pattern: str) -> str:
+    """A shell glob (``*``, ``?``) as a SQL ``LIKE`` pattern, with ``%``, ``_`` and ``\\`` escaped."""
+    escaped = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped.replace("*", "%").replace("?", "_")
+
+
+@dataclass(frozen=True)
+class ChunkFilter:
+    """Which chunks a run may retrieve.
+
+    Args:
+        sources: glob patterns over the chunk's source (an absolute path, or ``scheme:name``);
+            a chunk must match one. Empty: any source.
+        fields: metadata field → allowed value or list of values; a chunk must match every field.
+
+    Raises:
+        ConfigurationError: a field not in ``FILTER_FIELDS``, or an empty value list.
+    """
+
+    sources: tuple[str, ...] = ()
+    fields: tuple[tuple[str, tuple], ...] = field(default=())
+
+    @classmethod
+    def build(cls, sources: list[str] | None = None, fields: dict | None = None) -> "ChunkFilter":
+        unknown = sorted(set(fields or {}) - set(FILTER_FIELDS))
+        if unknown:
+            raise ConfigurationError(
+                f"unknown filter field(s) {', '.join(unknown)}; filterable fields: {', '.join(FILTER_FIELDS)}"
+            )
+        normalised = []
+        for name, value in sorted((fields or {}).items()):
+            values = tuple(value) if isinstance(value, (list, tuple)) else (value,)
+            if not values:
+                raise ConfigurationError(f"filter field {name} has an empty list of values")
+            normalised.append((name, values))
+        return cls(tuple(s for s in (sources or []) if s), tuple(normalised))
+
+    def __bool__(self) -> bool:
+        return bool(self.sources or self.fields)
+
+    def to_mongo(self) -> dict | None:
+        """The ``PGVectorStore`` filter, or ``None`` when nothing is filtered."""
+        clauses: list[dict] = []
+        if self.sources:
+            clauses.append({"$or": [{"source": {"$like": glob_to_like(s)}} for s in self.sources]})
+        clauses += [{name: {"$in": list(values)}} for name, values in self.fields]
+        if not clauses:
+            return None
+        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+    def to_sql(self, alias: str) -> tuple[str, dict]:
+        """(``WHERE``-able condition on the chunk table aliased ``alias``, psycopg parameters);
+        ``("TRUE", {})`` when nothing is filtered."""
+        conditions, params = [], {}
+        if self.sources:
+            params["filter_sources"] = [glob_to_like(s) for s in self.sources]
+            conditions.append(f"{alias}.source LIKE ANY(%(filter_sources)s)")
+        for number, (name, values) in enumerate(self.fields):
+            params[f"filter_{number}"] = list(values)
+            conditions.append(f"{alias}.{name} = ANY(%(filter_{number})s)")
+        return (" AND ".join(conditions) or "TRUE"), params
