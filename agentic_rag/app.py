@@ -22,12 +22,21 @@ from agentic_rag.errors import (
     describe_validation,
 )
 from deciders.base import Deciders
-from deciders.llm import LLMDecomposer, LLMGenerator, LLMGrader, LLMGrounder, LLMReformulator, LLMRouter
+from deciders.llm import (
+    LLMDecomposer,
+    LLMExpander,
+    LLMGenerator,
+    LLMGrader,
+    LLMGrounder,
+    LLMReformulator,
+    LLMRouter,
+)
 from deciders.rules import (
     ExtractiveGenerator,
     FeedbackReformulator,
     LexicalGrader,
     LexicalGrounder,
+    NoExpander,
     RuleDecomposer,
     RuleRouter,
 )
@@ -141,6 +150,7 @@ class Services:
                     LLMGenerator(model),
                     LLMGrounder(model),
                     LLMDecomposer(model),
+                    LLMExpander(model),
                 )
             else:
                 self._deciders[key] = Deciders(
@@ -150,6 +160,7 @@ class Services:
                     ExtractiveGenerator(),
                     LexicalGrounder(),
                     RuleDecomposer(),
+                    NoExpander(),
                 )
         return self._deciders[key]
 

@@ -232,6 +232,9 @@ def ask(
     graph_hop: Annotated[
         Optional[bool], typer.Option(help="Follow mention links before writing a new query (default on).")
     ] = None,
+    expansion: Annotated[
+        Optional[str], typer.Option(help="Query expansion: none, multi_query, hyde, step_back (needs a chat model).")
+    ] = None,
     decompose: Annotated[
         Optional[bool], typer.Option(help="Split compound/comparison questions into sub-questions (default off).")
     ] = None,
@@ -261,6 +264,7 @@ def ask(
             "graph_hop": graph_hop,
             "adaptive": adaptive,
             "decompose": decompose,
+            "expansion": expansion,
             "sources": source or None,
             "filters": _field_values(filter_ or [], "--filter") or None,
             "review_route": review_route,

@@ -15,6 +15,7 @@ from langchain_core.messages import BaseMessage
 from store.chunks import Chunk
 
 RouteName = Literal["retrieve", "direct"]
+ExpansionKind = Literal["multi_query", "hyde", "step_back"]
 Complexity = Literal["none", "single", "multi"]
 """Adaptive-RAG query complexity (Jeong et al. 2024): no retrieval, one retrieval, or the
 iterative loop."""
@@ -68,6 +69,15 @@ class Reformulation:
 class LinkChoice:
     chosen: list[int]
     """Indices into the offered candidates, in the order to keep them."""
+    reason: str
+    decider: str
+    note: str | None = None
+
+
+@dataclass
+class Expansion:
+    queries: list[str]
+    """Extra queries searched beside the question (empty: the strategy was skipped)."""
     reason: str
     decider: str
     note: str | None = None
@@ -148,6 +158,13 @@ class Generator(Protocol):
     answer says which sub-question answered which part, and which part stayed unanswered."""
 
 
+class Expander(Protocol):
+    """Writes extra first-hop queries: paraphrases (multi-query), a hypothetical answer passage
+    (HyDE) or a broader question (step-back)."""
+
+    def expand(self, question: str, kind: ExpansionKind) -> Expansion: ...
+
+
 class Decomposer(Protocol):
     """Splits a compound or comparison question into 2–4 sub-questions (none when it does not
     split)."""
@@ -171,3 +188,4 @@ class Deciders:
     generator: Generator
     grounder: Grounder
     decomposer: Decomposer
+    expander: Expander

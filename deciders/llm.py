@@ -21,6 +21,8 @@ from deciders.base import (
     Answer,
     ChunkVerdict,
     Decomposition,
+    Expansion,
+    ExpansionKind,
     GenerationMode,
     Grading,
     Grounding,
@@ -31,6 +33,7 @@ from deciders.base import (
 from deciders.rules import MAX_SUB_QUESTIONS, ExtractiveGenerator, LexicalGrounder, RuleDecomposer
 from deciders.text import sentences
 from prompts import decompose as decompose_prompts
+from prompts import expand as expand_prompts
 from prompts import generate as generate_prompts
 from prompts import grade as grade_prompts
 from prompts import ground as ground_prompts
@@ -58,6 +61,10 @@ class ChunkOut(BaseModel):
 class SufficientOut(BaseModel):
     sufficient: bool
     missing: str = ""
+
+
+class ExpandOut(BaseModel):
+    queries: list[str]
 
 
 class DecomposeOut(BaseModel):
@@ -322,3 +329,30 @@ class LLMDecomposer:
             fallback.note = f"{note}; rule-based split instead"
             return fallback
         return Decomposition(subs, "split by the model", self.name)
+
+
+class LLMExpander:
+    """Multi-query expansion (3 phrasings, fused by reciprocal rank; as in RAG-Fusion), HyDE
+    (Gao et al. 2022, "Precise Zero-Shot Dense Retrieval without Relevance Labels": search with
+    a hypothetical answer passage) and step-back prompting (Zheng et al. 2023: search for the
+    broader question too). An unusable reply skips the strategy, with a note."""
+
+    SYSTEMS = {
+        "multi_query": expand_prompts.MULTI_QUERY,
+        "hyde": expand_prompts.HYDE,
+        "step_back": expand_prompts.STEP_BACK,
+    }
+    LIMITS = {"multi_query": 3, "hyde": 1, "step_back": 1}
+
+    def __init__(self, model: BaseChatModel) -> None:
+        self.model = model
+        self.name = model_name(model)
+
+    def expand(self, question: str, kind: ExpansionKind) -> Expansion:
+        user = expand_prompts.USER.format(question=question)
+        out, note = ask_structured(self.model, ExpandOut, self.SYSTEMS[kind], user)
+        queries = [q.strip() for q in (out.queries if out else []) if q.strip() and len(q) <= 2000]
+        queries = [q for q in dict.fromkeys(queries) if q != question][: self.LIMITS[kind]]
+        if not queries:
+            return Expansion([], f"{kind} skipped", self.name, note or "the model wrote no usable query")
+        return Expansion(queries, f"{kind} by the model", self.name)

@@ -24,6 +24,8 @@ from deciders.base import (
     Answer,
     ChunkVerdict,
     Decomposition,
+    Expansion,
+    ExpansionKind,
     GenerationMode,
     Grading,
     Grounding,
@@ -337,6 +339,13 @@ _CLAUSES = re.compile(
     r"(?P<second>(?:had|has|have|was|were|is|are|did|does|also|won|played|released|wrote|starred)\b.+?)\s*\?*$",
     re.IGNORECASE,
 )
+
+
+class NoExpander:
+    """Query expansion needs a chat model: without one every strategy is skipped, and says so."""
+
+    def expand(self, question: str, kind: ExpansionKind) -> Expansion:
+        return Expansion([], f"{kind} needs a chat model; skipped (the question is searched alone)", NAME)
 
 
 class RuleDecomposer:

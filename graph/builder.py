@@ -28,7 +28,17 @@ from graph.config import RunContext
 from graph.control import wants_stop_review
 from graph.services import GraphServices
 from graph.state import AgentState, InputState, OutputState
-from nodes import check_grounding, decompose, follow_links, generate, grade, reformulate, retrieve, route
+from nodes import (
+    check_grounding,
+    decompose,
+    expand_query,
+    follow_links,
+    generate,
+    grade,
+    reformulate,
+    retrieve,
+    route,
+)
 from nodes.review_answer import review_answer
 from nodes.review_route import review_route
 from nodes.review_stop import review_stop
@@ -40,14 +50,18 @@ def _switch(state: AgentState, switch: str) -> bool:
     return bool(state.get("run_context", {}).get(switch))
 
 
-def after_route(state: AgentState) -> Literal["review_route", "decompose", "retrieve", "generate"]:
+def after_route(state: AgentState) -> Literal["review_route", "decompose", "expand_query", "retrieve", "generate"]:
     """Turns that need no documents go straight to the generator (after the optional review);
-    with the run's ``decompose`` switch, others are split first."""
+    with the run's ``decompose`` switch, others are split first, or with an ``expansion``
+    strategy, expanded first."""
     if _switch(state, "review_route"):
         return "review_route"
     if state.get("route") == "direct":
         return "generate"
-    return "decompose" if _switch(state, "decompose") else "retrieve"
+    if _switch(state, "decompose"):
+        return "decompose"
+    expansion = state.get("run_context", {}).get("expansion", "none")
+    return "retrieve" if expansion == "none" else "expand_query"
 
 
 def after_grade(state: AgentState) -> Literal["follow_links", "reformulate", "review_stop", "generate"]:
@@ -100,6 +114,7 @@ def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | Non
     builder.add_node("decompose", decompose.make_decompose(services))
     builder.add_node("search_subquestion", decompose.make_search(services))
     builder.add_node("merge_subquestions", decompose.merge_subquestions)
+    builder.add_node("expand_query", expand_query.make_node(services))
     builder.add_node("retrieve", retrieve.make_node(services))
     builder.add_node("grade", grade.make_node(services))
     builder.add_node("reformulate", reformulate.make_node(services))
@@ -114,6 +129,7 @@ def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | Non
     builder.add_conditional_edges("decompose", decompose.fan_out, ["search_subquestion", "retrieve"])
     builder.add_edge("search_subquestion", "merge_subquestions")
     builder.add_edge("merge_subquestions", "grade")
+    builder.add_edge("expand_query", "retrieve")
     builder.add_edge("retrieve", "grade")
     builder.add_conditional_edges("grade", after_grade)
     builder.add_conditional_edges("follow_links", after_follow_links)

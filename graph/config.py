@@ -107,6 +107,10 @@ class RunContext:
     time_limit_s: float = 60.0
     """Wall-clock budget of one question's work, in seconds (summed over node executions, so a
     resumed run is not charged for the time it spent stopped)."""
+    expansion: Literal["none", "multi_query", "hyde", "step_back"] = "none"
+    """Query expansion before the first hop (needs a chat model; skipped with a note without
+    one): ``multi_query`` (3 phrasings), ``hyde`` (a hypothetical answer passage, Gao et al.
+    2022), ``step_back`` (the broader question, Zheng et al. 2023); fused by reciprocal rank."""
     decompose: bool = False
     """Split compound and comparison questions into sub-questions searched in parallel (see
     :mod:`nodes.decompose`); the answer says which sub-question answered which part."""
@@ -159,6 +163,8 @@ class RunContext:
             ChunkFilter.build(self.sources, self.filters)
         except ConfigurationError as exc:
             problems.append(str(exc))
+        if self.expansion not in ("none", "multi_query", "hyde", "step_back"):
+            problems.append(f"expansion={self.expansion!r} (allowed none, multi_query, hyde, step_back)")
         if self.deciders not in ("auto", "llm", "rules"):
             problems.append(f"deciders={self.deciders!r} (allowed auto, llm, rules)")
         if problems:
@@ -178,9 +184,10 @@ class RunContext:
         """Most graph steps one invocation can take: route (and its review), the first retrieve
         and grade, then per retry at most follow_links (finding nothing), reformulate, retrieve
         and grade, then the stop review, generate, the grounding check, one regeneration and
-        its check, and the answer review; decomposition adds two steps (decompose, merge). A
-        resumed interrupt starts a new invocation."""
-        return 1 + int(self.review_route) + 2 + 2 * int(self.decompose) + 4 * self.max_retries + 1 + 4 + 1
+        its check, and the answer review; decomposition adds two steps (decompose, merge), or
+        else query expansion one. A resumed interrupt starts a new invocation."""
+        first = 2 + (2 if self.decompose else int(self.expansion != "none"))
+        return 1 + int(self.review_route) + first + 4 * self.max_retries + 1 + 4 + 1
 
 
 def run_context(context: "RunContext | dict | None") -> "RunContext":

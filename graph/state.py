@@ -100,6 +100,9 @@ class AgentState(TypedDict, total=False):
     """The (first) query of the current hop."""
     hop_queries: list[str]
     """Every query of the current hop, each searched on its own."""
+    fuse_queries: bool
+    """Fuse the hop's per-query rankings by reciprocal rank (query expansion) instead of
+    taking the top few of each in turn (bridge entities)."""
     tried_queries: list[str]
     chunks: list[Chunk]
     """Chunks returned by the last hop."""
@@ -157,6 +160,7 @@ def fresh_turn(question: str) -> dict:
         "sub_results": None,
         "query": question,
         "hop_queries": [question],
+        "fuse_queries": False,
         "tried_queries": [],
         "chunks": [],
         "evidence": [],

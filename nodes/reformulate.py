@@ -36,6 +36,7 @@ def make_node(services: GraphServices):
         update = {
             "query": result.query,
             "hop_queries": queries,
+            "fuse_queries": False,
             "retries": state.get("retries", 0) + 1,
             "trace": trace,
             "elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0],

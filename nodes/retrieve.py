@@ -8,28 +8,46 @@ from graph.config import RunContext, turn_context
 from graph.services import GraphServices
 from graph.state import AgentState, HopTrace
 from nodes import stopwatch
-from store.chunks import Chunk
+from store.chunks import RRF_K, Chunk
 
 PER_QUERY_K = 2
 """Chunks kept per query when a hop searches several (one per bridge entity): the entity's own
 page is almost always first or second."""
 
 
+def rrf_fuse(rankings: list[list[Chunk]]) -> list[Chunk]:
+    """Reciprocal rank fusion (Cormack et al. 2009) of several rankings: each chunk scores
+    ``Σ 1 / (RRF_K + rank)`` over the rankings it appears in; best first."""
+    scores: dict[str, float] = {}
+    chunks: dict[str, Chunk] = {}
+    for ranking in rankings:
+        for rank, chunk in enumerate(ranking, 1):
+            scores[chunk["chunk_id"]] = scores.get(chunk["chunk_id"], 0.0) + 1.0 / (RRF_K + rank)
+            chunks.setdefault(chunk["chunk_id"], chunk)
+    return [chunks[cid] for cid in sorted(scores, key=lambda cid: (-scores[cid], cid))]
+
+
 def make_node(services: GraphServices):
     def retrieve(state: AgentState, runtime: Runtime[RunContext]) -> dict:
         """Search for each of the hop's queries (``hop_queries``; the top ``retrieve_k`` for a
-        single query, the top ``PER_QUERY_K`` each for several, merged in query order); record
+        single query; for several, the top ``PER_QUERY_K`` each merged in query order, or with
+        ``fuse_queries`` the top ``retrieve_k`` of their reciprocal-rank fusion); record
         the hop, its new chunks and its overlap with chunks seen by earlier hops."""
         ctx = turn_context(state, runtime.context)
         queries = state.get("hop_queries") or [state["query"]]
         hops = state.get("hops", 0) + 1
-        k = ctx.retrieve_k if len(queries) == 1 else min(PER_QUERY_K, ctx.retrieve_k)
+        fuse = state.get("fuse_queries", False) and len(queries) > 1
+        k = ctx.retrieve_k if len(queries) == 1 or fuse else min(PER_QUERY_K, ctx.retrieve_k)
         where = services.chunk_filter(ctx)
         with stopwatch() as ms:
+            rankings = [services.search(query, k, where) for query in queries]
             found: dict[str, Chunk] = {}
-            for query in queries:
-                for chunk in services.search(query, k, where):
-                    found.setdefault(chunk["chunk_id"], {**chunk, "via": query} if hops > 1 else chunk)
+            if fuse:
+                found = {c["chunk_id"]: c for c in rrf_fuse(rankings)[: ctx.retrieve_k]}
+            else:
+                for query, ranking in zip(queries, rankings, strict=True):
+                    for chunk in ranking:
+                        found.setdefault(chunk["chunk_id"], {**chunk, "via": query} if hops > 1 else chunk)
         chunks = [{**chunk, "hop": hops, "rank": rank} for rank, chunk in enumerate(found.values())]
         seen = set(state.get("seen_ids", []))
         ids = [c["chunk_id"] for c in chunks]

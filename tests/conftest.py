@@ -17,7 +17,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from agentic_rag.app import App
 from graph.config import Settings
-from prompts import decompose, generate, grade, ground, reformulate, route
+from prompts import decompose, expand, generate, grade, ground, reformulate, route
 
 DATA = Path(os.environ.get("AGENTIC_RAG_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
 """The read-only shared datasets, at ../shared/data from the project root."""
@@ -63,7 +63,7 @@ class ScriptedChatModel(BaseChatModel):
     """A fake chat model replying by which decider prompt it receives; counts calls.
 
     ``replies`` maps ``route`` / ``grade`` / ``sufficient`` / ``reformulate`` / ``links`` /
-    ``ground`` / ``decompose`` / ``generate`` to a string or a function of the prompt text. It
+    ``ground`` / ``decompose`` / ``expand`` / ``generate`` to a string or a function of the prompt text. It
     has no tool calling, so the deciders' JSON-fallback path is the one exercised.
     """
 
@@ -83,6 +83,9 @@ class ScriptedChatModel(BaseChatModel):
             reformulate.LINKS_SYSTEM: "links",
             ground.SYSTEM: "ground",
             decompose.SYSTEM: "decompose",
+            expand.MULTI_QUERY: "expand",
+            expand.HYDE: "expand",
+            expand.STEP_BACK: "expand",
             generate.ANSWER_SYSTEM: "generate",
             generate.CAVEAT_SYSTEM: "generate",
             generate.DIRECT_SYSTEM: "generate",
