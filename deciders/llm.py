@@ -131,9 +131,19 @@ def format_conversation(conversation: Sequence[BaseMessage], turns: int = 6) -> 
     return "\n".join(lines) or "(none)"
 
 
+def provenance(chunk: Chunk) -> str:
+    """``title; locator; version …; ingested …`` — what a model is told of a passage's origin."""
+    parts = [chunk["title"], chunk.get("locator") or chunk["source"]]
+    if chunk.get("version"):
+        parts.append(f"version {chunk['version']}")
+    if chunk.get("ingested_at"):
+        parts.append(f"ingested {chunk['ingested_at']}")
+    return "; ".join(parts)
+
+
 def format_evidence(evidence: Sequence[Chunk]) -> str:
     return (
-        "\n\n".join(f"[{i}] ({c['title']}) {c['text'][:MAX_PASSAGE_CHARS]}" for i, c in enumerate(evidence, 1))
+        "\n\n".join(f"[{i}] ({provenance(c)}) {c['text'][:MAX_PASSAGE_CHARS]}" for i, c in enumerate(evidence, 1))
         or "(no evidence)"
     )
 
@@ -175,7 +185,7 @@ class LLMGrader:
         if chunk.get("via"):  # reached by a graph hop: say how
             query = f"a link to '{chunk['via']}', which earlier evidence mentions"
         user = grade_prompts.CHUNK_USER.format(
-            question=question, query=query, title=chunk["title"], text=chunk["text"][:MAX_PASSAGE_CHARS]
+            question=question, query=query, title=provenance(chunk), text=chunk["text"][:MAX_PASSAGE_CHARS]
         )
         return ask_structured(self.model, ChunkOut, grade_prompts.CHUNK_SYSTEM, user)
 

@@ -109,10 +109,11 @@ def answer_confidence(state: AgentState, cited: list, checked: int, unsupported:
 
 def generation_plan(state: AgentState) -> tuple[str, list]:
     """(mode, evidence) for the generator: ``direct`` for small talk; ``answer`` from the kept
-    evidence after an answering stop; otherwise ``caveat`` with the evidence, or when none was
-    kept, the best ``CAVEAT_SHOWN`` chunks of the last hop."""
+    evidence (without chunks a newer version supersedes) after an answering stop; otherwise
+    ``caveat`` with the evidence, or when none was kept, the best ``CAVEAT_SHOWN`` chunks of
+    the last hop."""
     if state.get("route") == "direct":
         return "direct", []
     if state.get("stop_reason") in ANSWER_STOPS and state.get("evidence"):
-        return "answer", list(state["evidence"])
+        return "answer", [c for c in state["evidence"] if not c.get("superseded_by")]
     return "caveat", list(state.get("evidence") or state.get("chunks", [])[:CAVEAT_SHOWN])

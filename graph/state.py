@@ -26,6 +26,11 @@ class Citation(TypedDict):
     chunk_id: str
     source: str
     title: str
+    locator: str | None
+    """``<source>#<chunk index>``."""
+    version: str | None
+    """The date or version the document states, if any."""
+    ingested_at: str | None
 
 
 class HopTrace(TypedDict, total=False):
@@ -78,6 +83,7 @@ class OutputState(TypedDict, total=False):
     reviewed: str
     confidence: float | None
     unsupported_claims: list[str]
+    conflicts: list[dict]
 
 
 class AgentState(TypedDict, total=False):
@@ -108,6 +114,9 @@ class AgentState(TypedDict, total=False):
     """Chunks returned by the last hop."""
     evidence: list[Chunk]
     """Relevant chunks kept so far, unique by chunk id, best first, at most ``max_evidence``."""
+    conflicts: list[dict]
+    """Versions of one document found together; the newest is preferred (see
+    :func:`nodes.grade.prefer_newer`)."""
     seen_ids: list[str]
     expanded_ids: list[str]
     """Evidence chunks whose mention links a graph hop has followed."""
@@ -164,6 +173,7 @@ def fresh_turn(question: str) -> dict:
         "tried_queries": [],
         "chunks": [],
         "evidence": [],
+        "conflicts": [],
         "seen_ids": [],
         "expanded_ids": [],
         "links": [],

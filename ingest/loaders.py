@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -65,11 +66,29 @@ def _splitter(suffix: str, chunk_size: int, chunk_overlap: int) -> RecursiveChar
     return RecursiveCharacterTextSplitter(chunk_size=chunk_size, chunk_overlap=chunk_overlap)
 
 
+_VERSION = re.compile(r"\b(?:version|release|rev\.?|v)\s?(\d+(?:\.\d+)+)\b", re.IGNORECASE)
+_ISO_DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+VERSION_SCAN_CHARS = 2000
+"""Only the start of a document is searched for its date or version (a header or front matter)."""
+
+
+def document_version(text: str) -> str | None:
+    """The date (ISO ``YYYY-MM-DD``) or version number (``2.1``) a document states near its
+    start, the date first; ``None`` when it states neither."""
+    head = text[:VERSION_SCAN_CHARS]
+    for pattern in (_ISO_DATE, _VERSION):
+        if match := pattern.search(head):
+            return match.group(1)
+    return None
+
+
 def split_text(text: str, title: str, suffix: str, chunk_size: int, chunk_overlap: int) -> list[Document]:
-    """Split ``text`` into chunks titled ``title``; returns ``[]`` for blank text."""
+    """Split ``text`` into chunks titled ``title``, each carrying the document's
+    :func:`document_version`; returns ``[]`` for blank text."""
     pieces = _splitter(suffix, chunk_size, chunk_overlap).split_text(text)
+    version = document_version(text)
     return [
-        Document(page_content=piece, metadata={"title": title, "chunk_index": i})
+        Document(page_content=piece, metadata={"title": title, "chunk_index": i, "version": version})
         for i, piece in enumerate(p for p in pieces if p.strip())
     ]
 

@@ -31,7 +31,15 @@ def make_node(services: GraphServices):
             )
         by_id = {c["chunk_id"]: c for c in evidence}
         citations = [
-            Citation(mark=mark, chunk_id=cid, source=services.describe_source(by_id[cid]), title=by_id[cid]["title"])
+            Citation(
+                mark=mark,
+                chunk_id=cid,
+                source=services.describe_source(by_id[cid]),
+                title=by_id[cid]["title"],
+                locator=by_id[cid].get("locator"),
+                version=by_id[cid].get("version"),
+                ingested_at=by_id[cid].get("ingested_at"),
+            )
             for mark, cid in answer.cited
             if cid in by_id
         ]

@@ -48,6 +48,44 @@ def merge_evidence(evidence: list[Chunk], admitted: list[Chunk], budget: int) ->
     return sorted(merged.values(), key=evidence_order)[:budget]
 
 
+def version_key(chunk: Chunk) -> tuple:
+    """Sort key of a document version: the numbers of its stated date or version
+    (``2024-05-01`` → (2024, 5, 1), ``2.10`` → (2, 10)), then when it was ingested."""
+    return tuple(int(n) for n in re.findall(r"\d+", chunk.get("version") or "")), chunk.get("ingested_at") or ""
+
+
+def prefer_newer(evidence: list[Chunk]) -> tuple[list[Chunk], list[dict]]:
+    """Evidence with older versions of a document marked ``superseded_by`` the newest.
+
+    Chunks of the same document title (without qualifier, any case) from different sources,
+    at least one stating a date or version, are versions of one document that may conflict;
+    the newest (by :func:`version_key`) is preferred. Returns the evidence and the conflicts
+    found: ``{"title", "preferred": locator@version, "superseded": [locator@version, …]}``.
+    """
+    groups: dict[str, list[Chunk]] = {}
+    for chunk in evidence:
+        groups.setdefault(strip_qualifier(chunk["title"]).casefold(), []).append(chunk)
+    superseded: dict[str, str] = {}
+    conflicts = []
+    for group in groups.values():
+        if len({c["source"] for c in group}) < 2 or not any(c.get("version") for c in group):
+            continue
+        newest = max(group, key=version_key)
+        older = [c for c in group if c["source"] != newest["source"] and version_key(c) < version_key(newest)]
+        if not older:
+            continue
+        superseded.update({c["chunk_id"]: newest["chunk_id"] for c in older})
+        conflicts.append(
+            {
+                "title": newest["title"],
+                "preferred": f"{newest.get('locator', newest['source'])}@{newest.get('version')}",
+                "superseded": [f"{c.get('locator', c['source'])}@{c.get('version')}" for c in older],
+            }
+        )
+    marked = [{**c, "superseded_by": superseded[c["chunk_id"]]} if c["chunk_id"] in superseded else c for c in evidence]
+    return marked, conflicts
+
+
 def make_node(services: GraphServices):
     def grade(state: AgentState, runtime: Runtime[RunContext]) -> dict:
         """Grade the hop's chunks against the original question, keep the relevant ones within
@@ -69,7 +107,7 @@ def make_node(services: GraphServices):
         elif relevant:  # rank a later hop's finds against the question
             scores = services.rank_among(question, [c["chunk_id"] for c in relevant])
             relevant = [{**c, "question_score": round(scores.get(c["chunk_id"], 0.0), 6)} for c in relevant]
-        kept = merge_evidence(evidence, relevant, ctx.max_evidence)
+        kept, conflicts = prefer_newer(merge_evidence(evidence, relevant, ctx.max_evidence))
         before = {c["chunk_id"] for c in evidence}
         admitted = sum(1 for c in kept if c["chunk_id"] not in before)
         trace = [*state.get("trace", [])]
@@ -85,6 +123,7 @@ def make_node(services: GraphServices):
         }
         update = {
             "evidence": kept,
+            "conflicts": conflicts,
             "sufficient": grading.sufficient,
             "trace": trace,
             "elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0],

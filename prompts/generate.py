@@ -1,7 +1,8 @@
 ANSWER_SYSTEM = """You answer questions using only the numbered evidence passages given.
 Cite every claim with the passage number in square brackets, like [1] or [2][3].
 If the evidence does not contain the answer, say plainly that the documents do not contain it.
-Be concise."""
+When passages disagree, prefer the one with the newer date or version (shown beside each
+passage) and say that an older version differs. Be concise."""
 
 CAVEAT_SYSTEM = """The documents searched do not contain a clear answer to the question.
 Say so plainly first. Then summarise briefly what the numbered passages do say that is related,

@@ -66,6 +66,14 @@ class Chunk(TypedDict):
     entity whose mention led to it."""
     linked_from: NotRequired[str]
     """For chunks reached by a graph hop: the chunk that mentions ``via``."""
+    locator: NotRequired[str]
+    """Where the chunk is: ``<source>#<chunk index>``."""
+    version: NotRequired[str | None]
+    """The date or version its document states (see :func:`ingest.loaders.document_version`)."""
+    ingested_at: NotRequired[str | None]
+    """When its source was last ingested (ISO 8601, UTC)."""
+    superseded_by: NotRequired[str]
+    """Set when a newer version of the same document is in the evidence: that chunk's id."""
 
 
 def chunk_id(source: str, title: str, text: str) -> str:
@@ -123,7 +131,7 @@ class ChunkStore:
             embedding.embeddings,
             self.table,
             id_column="chunk_id",
-            metadata_columns=["source", "title", "chunk_index"],
+            metadata_columns=["source", "title", "chunk_index", "version"],
         )
 
     @classmethod
@@ -195,6 +203,7 @@ class ChunkStore:
                         "or ingest into another --collection"
                     )
                 self.graph.create_schema()  # collections made before the graph existed gain it
+                conn.execute(f"ALTER TABLE {self.table} ADD COLUMN IF NOT EXISTS version TEXT")  # and provenance
                 return
             if not create:
                 names = [r[0] for r in conn.execute("SELECT name FROM rag_collections ORDER BY name").fetchall()]
@@ -212,6 +221,7 @@ class ChunkStore:
                     Column("source", "TEXT"),
                     Column("title", "TEXT"),
                     Column("chunk_index", "INTEGER"),
+                    Column("version", "TEXT"),
                 ],
                 overwrite_existing=True,
             )
@@ -330,6 +340,12 @@ class ChunkStore:
                 on_progress(len(batch))
         if stale:
             self._vectors.delete(ids=stale)
+        # The version is the document's: unchanged chunks of a re-dated document take the new one.
+        version = documents[0].metadata.get("version") if documents else None
+        self._conn.execute(
+            f"UPDATE {self.table} SET version = %s WHERE source = %s AND version IS DISTINCT FROM %s",
+            (version, source, version),
+        )
         self._conn.execute(
             """INSERT INTO rag_sources (collection, source, content_hash, chunks)
                VALUES (%s, %s, %s, %s)
@@ -415,16 +431,28 @@ class ChunkStore:
         return fused
 
     def fetch(self, ids: Iterable[str]) -> dict[str, Chunk]:
-        """The chunks with these ids that exist, by id (score 0, no ranks)."""
+        """The chunks with these ids that exist, by id, with their provenance (locator, version,
+        ingested-at); score 0, no ranks."""
         rows = self._conn.execute(
-            f"SELECT chunk_id, content, source, coalesce(title, '') FROM {self.table} WHERE chunk_id = ANY(%s)",
-            (list(ids),),
+            f"""SELECT c.chunk_id, c.content, c.source, coalesce(c.title, ''), c.chunk_index, c.version, s.ingested_at
+                FROM {self.table} c LEFT JOIN rag_sources s ON s.collection = %s AND s.source = c.source
+                WHERE c.chunk_id = ANY(%s)""",
+            (self.collection, list(ids)),
         ).fetchall()
         return {
             cid: Chunk(
-                chunk_id=cid, text=text, source=source, title=title, score=0.0, dense_rank=None, lexical_rank=None
+                chunk_id=cid,
+                text=text,
+                source=source,
+                title=title,
+                score=0.0,
+                dense_rank=None,
+                lexical_rank=None,
+                locator=f"{source}#{index}",
+                version=version,
+                ingested_at=ingested.isoformat(timespec="seconds") if ingested else None,
             )
-            for cid, text, source, title in rows
+            for cid, text, source, title, index, version, ingested in rows
         }
 
     def search(self, query: str, k: int, candidates: int = 50, where: ChunkFilter | None = None) -> list[Chunk]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from agentic_rag.errors import ConfigurationError
 
-FILTER_FIELDS = ("source", "title", "chunk_index")
+FILTER_FIELDS = ("source", "title", "chunk_index", "version")
 """Chunk metadata that can be filtered on (the chunk table's metadata columns)."""
 
 

@@ -1,0 +1,55 @@
+"""Provenance on evidence (locator, version, ingested-at) and the newer-version preference."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph.config import RunContext
+from ingest.loaders import document_version
+
+OLD = "# Refund policy\n\nUpdated 2023-01-15.\n\nRefunds are accepted within 14 days of purchase."
+NEW = "# Refund policy\n\nUpdated 2024-06-01.\n\nRefunds are accepted within 30 days of purchase."
+
+
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        ("# Guide\n\nVersion 2.1 of the guide.", "2.1"),
+        ("Released 2024-06-01 (v3.0).", "2024-06-01"),
+        ("No date here.", None),
+        ("x" * 3000 + " 2024-01-01", None),  # only the start of a document is searched
+    ],
+)
+def test_document_version_takes_a_stated_date_or_version_near_the_start(text, version):
+    assert document_version(text) == version
+
+
+def test_newer_version_is_preferred_and_the_conflict_reported(make_app, tmp_path):
+    (tmp_path / "policy-2023.md").write_text(OLD)
+    (tmp_path / "policy-2024.md").write_text(NEW)
+    app = make_app()
+    app.ingest([tmp_path])
+    result = app.ask("Within how many days are refunds accepted?", context=RunContext(deciders="rules"))
+    assert result["conflicts"] == [
+        {
+            "title": "Refund policy",
+            "preferred": f"{tmp_path / 'policy-2024.md'}#0@2024-06-01",
+            "superseded": [f"{tmp_path / 'policy-2023.md'}#0@2023-01-15"],
+        }
+    ]
+    assert "30 days" in result["answer"] and "14 days" not in result["answer"]
+    (citation,) = result["citations"]
+    assert citation["locator"] == f"{tmp_path / 'policy-2024.md'}#0"
+    assert citation["version"] == "2024-06-01" and citation["ingested_at"].startswith("20")
+
+
+def test_a_redated_document_updates_the_version_of_its_unchanged_chunks(make_app, tmp_path):
+    doc = tmp_path / "notes.md"
+    doc.write_text("# Notes\n\nVersion 1.0\n\n" + "A long unchanged paragraph. " * 80)
+    app = make_app()
+    app.ingest([doc])
+    doc.write_text("# Notes\n\nVersion 2.0\n\n" + "A long unchanged paragraph. " * 80)
+    app.ingest([doc])
+    store = app.services.store
+    versions = store._conn.execute(f"SELECT DISTINCT version FROM {store.table}").fetchall()
+    assert versions == [("2.0",)]
