@@ -49,6 +49,7 @@ from ingest.loaders import Source
 from ingest.pipeline import IngestReport, collect_files, ingest_files, store_sources
 from providers.chat import load_chat_model
 from providers.embeddings import EmbeddingModel, load_embedding_model
+from providers.reranker import CrossEncoderReranker, load_reranker
 from store.chunks import Chunk, ChunkStore
 from store.embedded import embedded_postgres_url
 from store.filters import ChunkFilter
@@ -120,7 +121,15 @@ class Services:
         default = [s.strip() for s in (self.settings.sources or "").split(",") if s.strip()]
         return ChunkFilter.build(context.sources if context.sources is not None else default, context.filters)
 
+    @cached_property
+    def reranker(self) -> CrossEncoderReranker | None:
+        return load_reranker(self.settings.reranker)
+
     def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
+        """Relevance of the pooled chunks to ``query``: the configured cross-encoder's scores,
+        else fused BM25 + dense ranks among ``ids``."""
+        if self.reranker is not None:
+            return self.reranker.scores(query, list(self.store.fetch(ids).values()))
         return self.store.rank_among(query, ids)
 
     def links_from(self, chunk_ids: list[str], exclude: list[str], where: ChunkFilter | None = None) -> list[Link]:

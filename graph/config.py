@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     """Name of the chunk collection (one table per collection)."""
     embedding: str = "wordllama"
     """``wordllama`` (offline, bundled weights) or ``openai:<model>``."""
+    reranker: str | None = None
+    """``cross-encoder:<model>`` to rank later hops' finds with a sentence-transformers
+    cross-encoder (optional extra ``rerank``); unset: fused BM25 + dense scores."""
     sources: str | None = None
     """Default source allowlist of the collection: comma-separated glob patterns (a run's
     ``sources`` replaces it)."""

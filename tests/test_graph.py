@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_rag.errors import InvalidQuestionError, ThreadError
+from agentic_rag.errors import ConfigurationError, InvalidQuestionError, ThreadError
 from deciders.rules import classify_complexity
 from graph.config import RunContext
+from providers.reranker import load_reranker
 from tests.conftest import DATA, first_passage_number, read_jsonl, scripted
 
 RULES = RunContext(deciders="rules")
@@ -216,3 +217,16 @@ def test_adaptive_routing_stops_single_hop_questions_after_one_retrieval(hotpot_
     multi = "Which league does the player who scored for the club founded in 1994 play in?"
     looped = hotpot_app.ask(multi, context=RunContext(deciders="rules", adaptive=True, max_retries=1))
     assert looped["complexity"] == "multi" and looped["stop_reason"] != "single_retrieval"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("colbert:x", "unknown reranker 'colbert:x'"),
+        ("cross-encoder:", "unknown reranker"),
+        ("cross-encoder:/no/such/model", "cross-encoder"),
+    ],
+)
+def test_a_misconfigured_reranker_is_a_clear_error(spec, message):
+    with pytest.raises(ConfigurationError, match=message):
+        load_reranker(spec)

@@ -78,7 +78,10 @@ def test_served_graph_runs_pauses_resumes_and_shows_history(server_url):
     assert assistants, "langgraph.json exposes the graph"
     drawn = client.assistants.get_graph(assistants[0]["assistant_id"])  # what Studio draws
     nodes = {node["id"] for node in drawn["nodes"]}
-    assert {"route", "retrieve", "grade", "follow_links", "reformulate", "generate"} <= nodes
+    assert {
+        "route", "decompose", "search_subquestion", "merge_subquestions", "expand_query", "retrieve", "grade",
+        "follow_links", "reformulate", "generate", "check_grounding",
+    } <= nodes  # fmt: skip
 
     thread = client.threads.create()
     done = client.runs.wait(thread["thread_id"], GRAPH_ID, input={"question": QUESTION}, context={"deciders": "rules"})

@@ -1,0 +1,61 @@
+"""Optional cross-encoder reranking of the evidence pool.
+
+By default a later hop's finds are ranked against the question by fused BM25 + dense scores
+among the pool (:meth:`store.chunks.ChunkStore.rank_among`). A user who has a cross-encoder
+(sentence-transformers ``CrossEncoder``; Nogueira & Cho 2019, "Passage Re-ranking with BERT")
+can configure it with ``AGENTIC_RAG_RERANKER=cross-encoder:<model name or local folder>``; it
+then scores each (question, chunk) pair instead. Nothing is downloaded unless the model is
+already available to sentence-transformers.
+"""
+
+from __future__ import annotations
+
+from agentic_rag.errors import ConfigurationError
+from store.chunks import Chunk
+
+PREFIX = "cross-encoder:"
+
+
+class CrossEncoderReranker:
+    """Relevance of chunks to a query from a cross-encoder.
+
+    Raises:
+        ConfigurationError: sentence-transformers is not installed, or the model cannot be loaded.
+    """
+
+    def __init__(self, model: str) -> None:
+        try:
+            from sentence_transformers import CrossEncoder
+        except ImportError as exc:
+            raise ConfigurationError(
+                f"AGENTIC_RAG_RERANKER={PREFIX}{model} needs sentence-transformers: pip install -e '.[rerank]', "
+                "or unset AGENTIC_RAG_RERANKER to rank by fused scores"
+            ) from exc
+        try:
+            self._model = CrossEncoder(model)
+        except Exception as exc:  # sentence-transformers raises OSError, ValueError, HTTP errors …
+            raise ConfigurationError(
+                f"cannot load the cross-encoder '{model}' ({type(exc).__name__}: {str(exc).splitlines()[0][:160]}); "
+                "give a model folder on disk or one already in the Hugging Face cache"
+            ) from exc
+        self.model = model
+
+    def scores(self, query: str, chunks: list[Chunk]) -> dict[str, float]:
+        """chunk id → cross-encoder score (higher is more relevant)."""
+        if not chunks:
+            return {}
+        pairs = [(query, f"{c['title']}\n{c['text']}") for c in chunks]
+        return {c["chunk_id"]: float(s) for c, s in zip(chunks, self._model.predict(pairs), strict=True)}
+
+
+def load_reranker(spec: str | None) -> CrossEncoderReranker | None:
+    """The reranker ``spec`` names (``cross-encoder:<model>``), or ``None`` for fused scores.
+
+    Raises:
+        ConfigurationError: another kind of reranker, or the model cannot be loaded.
+    """
+    if not spec:
+        return None
+    if not spec.startswith(PREFIX) or not spec[len(PREFIX) :]:
+        raise ConfigurationError(f"unknown reranker '{spec}'; use {PREFIX}<model name or folder>, or leave it unset")
+    return CrossEncoderReranker(spec[len(PREFIX) :])
