@@ -25,7 +25,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from graph.config import RunContext
-from graph.control import wants_stop_review
+from graph.control import first_search, wants_stop_review
 from graph.services import GraphServices
 from graph.state import AgentState, InputState, OutputState
 from nodes import (
@@ -56,12 +56,7 @@ def after_route(state: AgentState) -> Literal["review_route", "decompose", "expa
     strategy, expanded first."""
     if _switch(state, "review_route"):
         return "review_route"
-    if state.get("route") == "direct":
-        return "generate"
-    if _switch(state, "decompose"):
-        return "decompose"
-    expansion = state.get("run_context", {}).get("expansion", "none")
-    return "retrieve" if expansion == "none" else "expand_query"
+    return "generate" if state.get("route") == "direct" else first_search(state)
 
 
 def after_grade(state: AgentState) -> Literal["follow_links", "reformulate", "review_stop", "generate"]:
@@ -121,7 +116,7 @@ def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | Non
     builder.add_node("follow_links", follow_links.make_node(services))
     builder.add_node("generate", generate.make_node(services))
     builder.add_node("check_grounding", check_grounding.make_node(services))
-    builder.add_node("review_route", review_route, destinations=("retrieve", "generate"))
+    builder.add_node("review_route", review_route, destinations=("decompose", "expand_query", "retrieve", "generate"))
     builder.add_node("review_stop", review_stop, destinations=("retrieve", "generate", END))
     builder.add_node("review_answer", review_answer, destinations=("generate", END))
     builder.add_edge(START, "route")

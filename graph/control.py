@@ -107,6 +107,15 @@ def answer_confidence(state: AgentState, cited: list, checked: int, unsupported:
     return round(ceiling * (0.5 + 0.5 * relevance) * supported, 3)
 
 
+def first_search(state: AgentState) -> str:
+    """The node that starts retrieval for this question: ``decompose`` with the run's
+    ``decompose`` switch, ``expand_query`` with an ``expansion`` strategy, else ``retrieve``."""
+    settings = state.get("run_context", {})
+    if settings.get("decompose"):
+        return "decompose"
+    return "retrieve" if settings.get("expansion", "none") == "none" else "expand_query"
+
+
 def generation_plan(state: AgentState) -> tuple[str, list]:
     """(mode, evidence) for the generator: ``direct`` for small talk; ``answer`` from the kept
     evidence (without chunks a newer version supersedes) after an answering stop; otherwise

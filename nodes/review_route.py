@@ -6,11 +6,12 @@ from typing import Literal
 
 from langgraph.types import Command
 
+from graph.control import first_search
 from graph.interrupts import ROUTE_ACCEPTS, RouteReview, ask_reviewer
 from graph.state import AgentState
 
 
-def review_route(state: AgentState) -> Command[Literal["retrieve", "generate"]]:
+def review_route(state: AgentState) -> Command[Literal["decompose", "expand_query", "retrieve", "generate"]]:
     """Interrupt with a :class:`RouteReview`; continue down the approved or overridden route."""
     payload = RouteReview(
         kind="route",
@@ -25,4 +26,4 @@ def review_route(state: AgentState) -> Command[Literal["retrieve", "generate"]]:
     update = {"route": route, "stop_reason": "no_retrieval" if route == "direct" else None}
     if route != state["route"]:
         update["route_reason"] = "overridden by the reviewer"
-    return Command(update=update, goto="generate" if route == "direct" else "retrieve")
+    return Command(update=update, goto="generate" if route == "direct" else first_search(state))
