@@ -246,7 +246,9 @@ def ask(
     ] = None,
     filter_: Annotated[
         Optional[list[str]],
-        typer.Option("--filter", help="Only chunks with FIELD=VALUE (repeatable; source, title, chunk_index)."),
+        typer.Option(
+            "--filter", help="Only chunks with FIELD=VALUE (repeatable; source, title, chunk_index, version)."
+        ),
     ] = None,
     review_route: Annotated[bool, typer.Option(help="Pause after routing for approval or override.")] = False,
     review_stop: Annotated[bool, typer.Option(help="Pause when the search stops short of evidence.")] = False,

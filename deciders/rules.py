@@ -415,6 +415,15 @@ class LexicalGrounder:
 
 NO_ANSWER = "The documents do not"
 """How every model-free statement of absence begins (the grounding check skips them)."""
+
+
+def answer_sentences(chunk: Chunk, avoid: Sequence[str] = ()) -> list[str]:
+    """Sentences of a chunk an extractive answer may use: not one that only repeats the chunk's
+    title (a heading line), and none in ``avoid``."""
+    title_terms = term_set(chunk["title"])
+    return [s for s in sentences(chunk["text"]) if s not in avoid and not term_set(s) <= title_terms]
+
+
 PART_COVERAGE = 0.5
 """Least share of a sub-question's terms an evidence sentence must hold to answer that part."""
 
@@ -435,8 +444,7 @@ class ExtractiveGenerator:
         pool = [
             (sentence, chunk["chunk_id"], rank, (term_set(sentence) | term_set(chunk["title"])) & q_terms)
             for rank, chunk in enumerate(evidence)
-            for sentence in sentences(chunk["text"])
-            if sentence not in avoid
+            for sentence in answer_sentences(chunk, avoid)
         ]
         chosen: list[tuple[str, str]] = []
         covered: frozenset[str] = frozenset()
@@ -451,27 +459,20 @@ class ExtractiveGenerator:
 
     def answer_parts(self, sub_questions: Sequence[str], evidence: Sequence[Chunk], avoid: Sequence[str]) -> Answer:
         """One line per sub-question: the evidence sentence covering most of its terms (at least
-        ``PART_COVERAGE``; a chunk retrieved for that sub-question wins ties), or a plain
-        statement that the documents do not answer that part."""
+        ``PART_COVERAGE``, and every term of the part's subject — its first name — in the
+        sentence or its chunk's title; a chunk retrieved for that sub-question wins ties), or a
+        plain statement that the documents do not answer that part."""
         lines, cited = [], []
         for number, sub in enumerate(sub_questions):
             terms = term_set(sub)
-            best = max(
-                (
-                    (
-                        coverage(terms, f"{chunk['title']} {sentence}"),
-                        chunk.get("sub_question") == number,
-                        -rank,
-                        sentence,
-                        chunk,
-                    )
-                    for rank, chunk in enumerate(evidence)
-                    for sentence in sentences(chunk["text"])
-                    if sentence not in avoid
-                ),
-                default=None,
-                key=lambda item: item[:3],
-            )
+            subject = term_set(names(sub)[0]) if names(sub) else frozenset()
+            candidates = [
+                (coverage(terms, f"{chunk['title']} {text}"), chunk.get("sub_question") == number, -rank, text, chunk)
+                for rank, chunk in enumerate(evidence)
+                for text in answer_sentences(chunk, avoid)
+                if subject <= term_set(f"{chunk['title']} {text}")  # about the part's own subject
+            ]
+            best = max(candidates, default=None, key=lambda item: item[:3])
             if best is None or best[0] < PART_COVERAGE:
                 lines.append(f"({number + 1}) {sub} {NO_ANSWER} answer this part.")
                 continue

@@ -121,7 +121,7 @@ def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | Non
     builder.add_node("review_answer", review_answer, destinations=("generate", END))
     builder.add_edge(START, "route")
     builder.add_conditional_edges("route", after_route)
-    builder.add_conditional_edges("decompose", decompose.fan_out, ["search_subquestion", "retrieve"])
+    builder.add_conditional_edges("decompose", decompose.fan_out, ["search_subquestion", "expand_query", "retrieve"])
     builder.add_edge("search_subquestion", "merge_subquestions")
     builder.add_edge("merge_subquestions", "grade")
     builder.add_edge("expand_query", "retrieve")

@@ -121,8 +121,8 @@ class RunContext:
     """Source allowlist: glob patterns over chunk sources (``*/handbook/*.md``); only matching
     chunks are retrieved. ``None``: the collection default (``AGENTIC_RAG_SOURCES``), else all."""
     filters: dict | None = None
-    """Metadata filters: field (``source``, ``title``, ``chunk_index``) → value or list of
-    values; an unknown field is an error."""
+    """Metadata filters: field (``source``, ``title``, ``chunk_index``, ``version``) → value or
+    list of values; an unknown field is an error."""
     adaptive: bool = False
     """Adaptive routing (Jeong et al. 2024): questions the router classifies as ``single`` stop
     after one retrieval; ``multi`` ones run the loop; small talk gets no retrieval."""
@@ -189,7 +189,7 @@ class RunContext:
         and grade, then the stop review, generate, the grounding check, one regeneration and
         its check, and the answer review; decomposition adds two steps (decompose, merge), or
         else query expansion one. A resumed interrupt starts a new invocation."""
-        first = 2 + (2 if self.decompose else int(self.expansion != "none"))
+        first = 2 + 2 * int(self.decompose) + int(self.expansion != "none")
         return 1 + int(self.review_route) + first + 4 * self.max_retries + 1 + 4 + 1
 
 

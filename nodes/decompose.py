@@ -51,11 +51,12 @@ def make_decompose(services: GraphServices):
 
 
 def fan_out(state: AgentState) -> list[Send] | str:
-    """One ``Send`` per sub-question, or ``retrieve`` when the question did not split."""
+    """One ``Send`` per sub-question; when the question did not split, ``expand_query`` (with an
+    ``expansion`` strategy) or ``retrieve``."""
     subs = state.get("sub_questions") or []
-    if not subs:
-        return "retrieve"
     settings = state.get("run_context", {})
+    if not subs:
+        return "retrieve" if settings.get("expansion", "none") == "none" else "expand_query"
     return [
         Send("search_subquestion", SubQuestionTask(index=i, sub_question=q, run_context=settings))
         for i, q in enumerate(subs)

@@ -21,7 +21,7 @@ def make_node(services: GraphServices):
             result = services.deciders(ctx).reformulator.reformulate(
                 state.get("standalone_question") or state["question"],
                 tried,
-                state.get("evidence", []),
+                [c for c in state.get("evidence", []) if not c.get("superseded_by")],
                 state.get("chunks", []),
             )
         trace = [*state.get("trace", [])]

@@ -63,7 +63,7 @@ def make_node(services: GraphServices):
             overlap=round(1 - len(new) / len(ids), 3) if ids else 1.0,
             elapsed_ms=ms[0],
         )
-        return {
+        update = {
             "chunks": chunks,
             "hops": hops,
             "tried_queries": [*state.get("tried_queries", []), *queries],
@@ -71,5 +71,12 @@ def make_node(services: GraphServices):
             "trace": [*state.get("trace", []), entry],
             "elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0],
         }
+        if not chunks and where:
+            update["notes"] = [
+                *state.get("notes", []),
+                f"retrieve: no chunk matches sources={list(where.sources)} filters={dict(where.fields)} "
+                "(sources are absolute paths or scheme:name keys: use patterns such as */name.md)",
+            ]
+        return update
 
     return retrieve

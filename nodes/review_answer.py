@@ -36,9 +36,14 @@ def review_answer(state: AgentState) -> Command[Literal["generate", "__end__"]]:
         error=None,
     )
 
+    marks = {c["mark"] for c in state.get("citations", [])}
+
     def ids_known(decision: AnswerDecisionIn) -> str | None:
         unknown = sorted(set(decision.chunk_ids or []) - known)
-        return f"not in the evidence: {unknown}; evidence ids: {sorted(known)}" if unknown else None
+        if unknown:
+            return f"not in the evidence: {unknown}; evidence ids: {sorted(known)}"
+        stray = sorted({int(m) for m in re.findall(r"\[(\d+)\]", decision.answer or "")} - marks)
+        return f"citation marks {stray} cite nothing; the draft's marks are {sorted(marks)}" if stray else None
 
     decision = ask_reviewer(dict(payload), ids_known)
     if decision.action == "approve":

@@ -13,14 +13,26 @@ from dataclasses import dataclass, field
 
 from agentic_rag.errors import ConfigurationError
 
-FILTER_FIELDS = ("source", "title", "chunk_index", "version")
-"""Chunk metadata that can be filtered on (the chunk table's metadata columns)."""
+FILTER_TYPES: dict[str, type] = {"source": str, "title": str, "chunk_index": int, "version": str}
+"""Chunk metadata that can be filtered on (the chunk table's metadata columns) and its type."""
+FILTER_FIELDS = tuple(FILTER_TYPES)
 
 
 def glob_to_like(pattern: str) -> str:
     """A shell glob (``*``, ``?``) as a SQL ``LIKE`` pattern, with ``%``, ``_`` and ``\\`` escaped."""
     escaped = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return escaped.replace("*", "%").replace("?", "_")
+
+
+def _typed(name: str, value: object) -> object:
+    kind = FILTER_TYPES[name]
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).lstrip("-").isdigit():
+            raise ConfigurationError(f"filter field {name} takes whole numbers, not {value!r}")
+        return int(value)
+    if isinstance(value, (dict, list)) or value is None:
+        raise ConfigurationError(f"filter field {name} takes text, not {value!r}")
+    return str(value)
 
 
 @dataclass(frozen=True)
@@ -33,7 +45,8 @@ class ChunkFilter:
         fields: metadata field → allowed value or list of values; a chunk must match every field.
 
     Raises:
-        ConfigurationError: a field not in ``FILTER_FIELDS``, or an empty value list.
+        ConfigurationError: a field not in ``FILTER_FIELDS``, an empty value list, or a value
+            that is not of the field's type (text fields take any scalar as text: ``2.1`` → "2.1").
     """
 
     sources: tuple[str, ...] = ()
@@ -51,7 +64,7 @@ class ChunkFilter:
             values = tuple(value) if isinstance(value, (list, tuple)) else (value,)
             if not values:
                 raise ConfigurationError(f"filter field {name} has an empty list of values")
-            normalised.append((name, values))
+            normalised.append((name, tuple(_typed(name, v) for v in values)))
         return cls(tuple(s for s in (sources or []) if s), tuple(normalised))
 
     def __bool__(self) -> bool:

@@ -87,3 +87,11 @@ def test_llm_decomposer_and_its_fallback(make_app):
         result = app.ask("Which is older, Blur or Oasis?", context=context)
         assert result["trace"][0]["query"] == "Blur: which is older? | Oasis: which is older?", bad
         assert any("rule-based split instead" in n for n in result["notes"]), bad
+
+
+def test_a_part_is_answered_only_by_evidence_about_its_own_subject(hotpot_dev):
+    question = "Are Donnie Smith and Radiohead both footballers?"
+    result = hotpot_dev.ask(question, context=RunContext(deciders="rules", decompose=True, max_retries=0))
+    lines = [line for line in result["answer"].splitlines() if line.startswith("(")]
+    assert lines[1].startswith("(2) Are Radiohead footballers?")
+    assert lines[1].endswith("The documents do not answer this part.")  # Donnie Smith's page does not answer it

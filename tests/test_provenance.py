@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from agentic_rag.errors import ConfigurationError
 from graph.config import RunContext
 from ingest.loaders import document_version
 
@@ -53,3 +54,15 @@ def test_a_redated_document_updates_the_version_of_its_unchanged_chunks(make_app
     store = app.services.store
     versions = store._conn.execute(f"SELECT DISTINCT version FROM {store.table}").fetchall()
     assert versions == [("2.0",)]
+
+
+def test_filter_values_take_the_field_type(make_app, tmp_path):
+    (tmp_path / "api.md").write_text("# Widget API\n\nVersion 2.1\n\nThe rate limit is 100 requests per minute.")
+    app = make_app()
+    app.ingest([tmp_path])
+    result = app.ask("What is the rate limit?", context=RunContext(deciders="rules", filters={"version": 2.1}))
+    assert "100 requests" in result["answer"]  # 2.1 (a number) matches the text "2.1"
+    nothing = app.ask("What is the rate limit?", context=RunContext(deciders="rules", sources=["*/none.md"]))
+    assert any(n.startswith("retrieve: no chunk matches sources=['*/none.md']") for n in nothing["notes"])
+    with pytest.raises(ConfigurationError, match="chunk_index takes whole numbers"):
+        RunContext(filters={"chunk_index": "first"})

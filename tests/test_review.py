@@ -184,3 +184,11 @@ def test_answer_spelling(hotpot_app, answer, ok):
     else:
         with pytest.raises(InvalidAnswerError):
             hotpot_app.resume(paused["thread_id"], answer)
+
+
+def test_an_edit_citing_a_mark_the_draft_does_not_have_is_refused(llm_app):
+    app, _ = llm_app()
+    paused = app.ask(DONNIE, context=RunContext(review_answer=True))
+    with pytest.raises(InvalidAnswerError, match=r"citation marks \[7\] cite nothing; the draft's marks are \[1\]"):
+        app.resume(paused["thread_id"], {"action": "edit", "answer": "MLS [7]."})
+    assert app.result(paused["thread_id"])["status"] == "interrupted"  # still waiting for a valid answer
