@@ -76,8 +76,8 @@ def _print_result(result: dict, as_json: bool) -> None:
     if as_json:
         keys = (
             "thread_id", "status", "question", "standalone_question", "answer", "citations", "stop_reason",
-            "confidence", "unsupported_claims", "conflicts", "complexity", "hops", "retries", "route", "trace",
-            "notes", "reviewed", "interrupt",
+            "confidence", "unsupported_claims", "conflicts", "complexity", "route_reason", "hops", "retries",
+            "route", "trace", "notes", "reviewed", "interrupt",
         )  # fmt: skip
         typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False, default=str))
         return

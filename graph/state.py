@@ -74,6 +74,7 @@ class OutputState(TypedDict, total=False):
     answer: str
     citations: list[Citation]
     route: str
+    route_reason: str
     complexity: str
     stop_reason: str | None
     hops: int

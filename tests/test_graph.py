@@ -230,3 +230,20 @@ def test_adaptive_routing_stops_single_hop_questions_after_one_retrieval(hotpot_
 def test_a_misconfigured_reranker_is_a_clear_error(spec, message):
     with pytest.raises(ConfigurationError, match=message):
         load_reranker(spec)
+
+
+def test_llm_router_classifies_complexity_and_garbage_falls_back_to_the_loop(make_app):
+    replies = {"grade": '{"relevant": true}', "sufficient": '{"sufficient": false}', "generate": "MLS [1].",
+               "ground": '{"unsupported": []}', "reformulate": "Donnie Smith"}  # fmt: skip
+    single = scripted(route='{"route": "retrieve", "reason": "one fact", "complexity": "single"}', **replies)
+    app = make_app(collection="hotpot_smoke", chat_model=single)
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    context = RunContext(deciders="llm", adaptive=True, max_retries=2)
+    result = app.ask("Which league does Donnie Smith play in?", context=context)
+    assert result["complexity"] == "single" and result["stop_reason"] == "single_retrieval" and result["hops"] == 1
+    assert "complexity single" in result["route_reason"]
+    garbage = scripted(route='{"route": "retrieve", "complexity": "tiny"}', **replies)
+    app = make_app(collection="hotpot_smoke", chat_model=garbage)
+    result = app.ask("Which league does Donnie Smith play in?", context=context)
+    assert result["complexity"] == "multi" and result["hops"] > 1  # unsure: the iterative loop
+    assert any(n.startswith("route:") for n in result["notes"])
