@@ -214,9 +214,10 @@ class LexicalGrader:
     * coverage: the fraction of the question's stemmed content terms found in the chunk (title
       included), and
     * chain: on a later hop, ``CHAIN_WEIGHT`` × the fraction of the terms of the query that
-      found the chunk (or of the entity a graph hop followed to it: ``via``) found in the
-      chunk's title — the page about the bridge entity that earlier evidence named is relevant to the
-      question through that evidence, though it shares few of the question's words.
+      found the chunk found in the chunk, or for a graph hop, of the entity it followed
+      (``via``) found in the chunk's title — the page about the bridge entity that earlier
+      evidence named, or a passage naming it with the question's remaining words, is relevant
+      to the question through that evidence, though it shares few of the question's words.
 
     A chunk is relevant when its score reaches ``min_relevance``. On the first hop the evidence
     suffices only when one relevant chunk holds every question term: a multi-hop question's
@@ -238,7 +239,8 @@ class LexicalGrader:
         if chunk.get("via"):
             query_terms = term_set(chunk["via"])
         if query_terms:
-            match = max(match, CHAIN_WEIGHT * coverage(query_terms, chunk["title"]))
+            where = chunk["title"] if chunk.get("linked_from") else f"{chunk['title']} {chunk['text']}"
+            match = max(match, CHAIN_WEIGHT * coverage(query_terms, where))
         return round(0.7 * match + 0.3 * retrieval, 4)
 
     def grade(self, question: str, query: str, chunks: Sequence[Chunk], evidence: Sequence[Chunk]) -> Grading:
@@ -257,15 +259,23 @@ class LexicalGrader:
         return Grading(verdicts, bool(relevant_text) and covered >= self.sufficient_coverage, NAME)
 
 
+def uncovered_words(question: str, text: str) -> str:
+    """The question's content words whose terms ``text`` lacks, in question order."""
+    covered = term_set(text)
+    return " ".join(w for w in re.findall(r"[\w'-]+", question) if term_set(w) and not term_set(w) <= covered)
+
+
 class FeedbackReformulator:
     """Next hop = the names that the best relevant evidence chunk mentions and the question lacks
-    (its bridge entities), each searched on its own, best first (by how well their sentence
-    matches the question); the next chunk's names once those were tried. When no new name is
-    left, the question's terms that no evidence covers are tried; when that was tried too (or is
-    the question itself, as when nothing relevant was found), the original question is returned
-    and the graph stops on a repeated query."""
+    (its bridge entities), best first (by how well their sentence matches the question), each
+    searched with the question's words that chunk lacks (the relation still to resolve: "the
+    *seat* of the county where X is" → "Mountrail County seat": the bridge substitution of
+    DecompRC, Min et al. 2019, made without a model); the next chunk's names once those were
+    tried. When no new name is left, the question's terms that no evidence covers are tried;
+    when that was tried too (or is the question itself, as when nothing relevant was found),
+    the original question is returned and the graph stops on a repeated query."""
 
-    def __init__(self, max_queries: int = 6) -> None:
+    def __init__(self, max_queries: int = 3) -> None:
         self.max_queries = max_queries
 
     def candidates(self, question: str, chunk: Chunk, known_titles: frozenset[str] = frozenset()) -> list[str]:
@@ -308,19 +318,22 @@ class FeedbackReformulator:
         tried_norm = {normalise_query(q) for q in tried}
         # Feedback comes from relevant evidence only (names in chunks judged irrelevant are noise),
         # best chunk first; a name that is already the title of a chunk in hand needs no search.
-        known = frozenset(c["title"].lower() for c in [*evidence, *last_chunks])
+        in_hand = [c["title"] for c in [*evidence, *last_chunks]]
+        known = frozenset(t.lower() for t in [*in_hand, *map(strip_qualifier, in_hand)])
         for chunk in evidence:
+            rest = uncovered_words(question, f"{chunk['title']} {chunk['text']}")
             fresh = [
-                name for name in self.candidates(question, chunk, known) if normalise_query(name) not in tried_norm
+                f"{name} {rest}".strip()
+                for name in self.candidates(question, chunk, known)
+                if normalise_query(f"{name} {rest}") not in tried_norm
             ]
             fresh = fresh[: self.max_queries]
             if fresh:
                 reason = f"bridge entities named in chunk {chunk['chunk_id'][:8]} ({chunk['title']})"
                 return Reformulation(fresh[0], reason, NAME, queries=fresh)
-        covered = term_set(" ".join(f"{c['title']} {c['text']}" for c in evidence))
-        words = [w for w in re.findall(r"[\w'-]+", question) if term_set(w) and not term_set(w) <= covered]
-        if words and normalise_query(" ".join(words)) not in tried_norm:
-            return Reformulation(" ".join(words), "question terms no evidence covers", NAME)
+        words = uncovered_words(question, " ".join(f"{c['title']} {c['text']}" for c in evidence))
+        if words and normalise_query(words) not in tried_norm:
+            return Reformulation(words, "question terms no evidence covers", NAME)
         return Reformulation(question, "no new name or term left to search", NAME)
 
     def choose_links(self, question: str, candidates: Sequence[Chunk], k: int) -> LinkChoice:

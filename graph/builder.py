@@ -62,9 +62,12 @@ def after_route(state: AgentState) -> Literal["review_route", "decompose", "expa
 def after_grade(state: AgentState) -> Literal["follow_links", "reformulate", "review_stop", "generate"]:
     """Generate once any stop reason is set (enough evidence, or a cap fired); a stop without
     enough evidence goes to the optional stop review first. Otherwise the next hop follows the
-    mention graph (when the run's ``graph_hop`` is on), else writes a new query."""
+    mention graph (when the run's ``graph_hop`` is on and the last hop was not a graph hop),
+    else writes a new query: graph hops and entity-query hops alternate along a chain."""
     if not state.get("stop_reason"):
-        return "follow_links" if state.get("run_context", {}).get("graph_hop", True) else "reformulate"
+        last = (state.get("trace") or [{}])[-1]
+        graph = state.get("run_context", {}).get("graph_hop", True) and not last.get("links")
+        return "follow_links" if graph else "reformulate"
     return "review_stop" if wants_stop_review(state) else "generate"
 
 

@@ -50,10 +50,17 @@ def validate_question(question: object, max_chars: int) -> str:
 
 
 def stop_after_grade(state: AgentState, ctx: RunContext) -> str | None:
-    """The stop reason after a graded hop, or ``None`` to reformulate and search again."""
+    """The stop reason after a graded hop, or ``None`` to search again.
+
+    Evidence judged sufficient after a graph hop (``links`` in its trace) stops the loop only
+    when no retry is left: the linked chunks are about entities the evidence names, chosen
+    without the question, and the question's terms were mostly covered before they came, so
+    coverage cannot tell whether they answer it. The entity-query hop comes next instead
+    (MuSiQue dev, all supporting found @5: 0.32 stopping on it, 0.36 going on; HotpotQA 0.83 → 0.84).
+    """
     trace = state.get("trace") or [{}]
     last = trace[-1]
-    if state.get("sufficient"):
+    if state.get("sufficient") and (not last.get("links") or state.get("retries", 0) >= ctx.max_retries):
         return "sufficient_evidence"
     if ctx.adaptive and state.get("complexity") == "single":
         return "single_retrieval"

@@ -4,9 +4,11 @@ From the best evidence not yet expanded (the ``FRONTIER`` first kept chunks), fo
 mention edge to the chunks about the mentioned entities, rank those candidates by their relevance
 to the original question, let the reformulator choose at most ``retrieve_k`` (model-free: the
 best-ranked; an LLM may pick among the offered candidates only), and hand them to the grader as
-the hop's chunks. Repeated, the hop walks a chain: the next frontier is the evidence the last
-hop admitted. When the frontier links to nothing new, the node records why and the graph falls
-back to the entity-query hop (reformulate → retrieve).
+the hop's chunks. A first-hop chunk outside the anchors may be reached again; the link confirms
+it and it moves up. After a graph hop the entity-query hop (reformulate → retrieve) comes next,
+then the graph hop again from the evidence admitted since: a chain alternates the two. When the
+frontier links to nothing new, the node records why and the graph falls back to the
+entity-query hop.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from graph.config import RunContext, turn_context
 from graph.services import GraphServices
 from graph.state import AgentState, HopTrace
 from nodes import stopwatch
+from nodes.grade import is_anchor
 
 FRONTIER = 3
 """Evidence chunks whose links one graph hop follows (the best not followed before)."""
@@ -30,7 +33,11 @@ def make_node(services: GraphServices):
         expanded = state.get("expanded_ids", [])
         with stopwatch() as ms:
             frontier = [c["chunk_id"] for c in state.get("evidence", []) if c["chunk_id"] not in expanded][:FRONTIER]
-            links = services.links_from(frontier, state.get("seen_ids", []), services.chunk_filter(ctx))
+            # A first-hop chunk outside the anchors may be reached again: a link confirms it.
+            first_hop = state.get("trace", [{}])[0].get("chunk_ids", [])
+            anchors = {c["chunk_id"] for c in state.get("evidence", []) if is_anchor(c)}
+            exclude = [cid for cid in state.get("seen_ids", []) if cid not in first_hop or cid in anchors]
+            links = services.links_from(frontier, exclude, services.chunk_filter(ctx))
             candidates = services.fetch([link["target_id"] for link in links])
             scores = services.rank_among(question, list(candidates))
             ranked = sorted(

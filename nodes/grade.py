@@ -21,30 +21,40 @@ def names_its_title(question: str, title: str) -> bool:
     return len(name) > 2 and re.search(rf"\b{re.escape(name)}\b", question.lower()) is not None
 
 
-ANCHORS = 3
+ANCHORS = 2
 """First-hop chunks (by their rank for the question) that later hops cannot displace."""
 
 
+def is_anchor(chunk: Chunk) -> bool:
+    """Whether a kept chunk is anchored (marked by the first hop's grading: ``anchor``)."""
+    return bool(chunk.get("anchor"))
+
+
 def evidence_order(chunk: Chunk) -> tuple:
-    """Sort key of kept evidence: the first hop's top ``ANCHORS`` chunks, and its chunks about
-    an entity the question names (``named``: both sides of a comparison), in their order, then
-    chunks found by later hops by their relevance to the original question, then the rest of the
-    first hop. A bridge hop thus replaces the first hop's tail — the chunks that resemble the
-    question without answering it — while the best first-hop evidence stays."""
+    """Sort key of kept evidence: the anchors — the first hop's top chunks and its chunks about
+    an entity the question names (``named``: both sides of a comparison) — in their order, then
+    chunks found by later hops, round robin (every hop's best, then every hop's second, …), then
+    the rest of the first hop. A bridge hop thus replaces the first hop's tail — the chunks that
+    resemble the question without answering it — while the best first-hop evidence stays."""
     hop, rank = chunk.get("hop", 1), chunk.get("rank", 0)
-    if hop == 1 and (rank < ANCHORS or chunk.get("named")):
+    if is_anchor(chunk):
         return (0, rank)
     if hop > 1:
-        return (1, -chunk.get("question_score", 0.0), rank)
+        return (1, -1 if chunk.get("confirmed") else rank, hop)
     return (2, rank)
 
 
 def merge_evidence(evidence: list[Chunk], admitted: list[Chunk], budget: int) -> list[Chunk]:
-    """Kept evidence after a hop: unique by chunk id (the first finding wins), ordered by
-    :func:`evidence_order`, at most ``budget``."""
+    """Kept evidence after a hop: unique by chunk id, ordered by :func:`evidence_order`, at most
+    ``budget``. The first finding of a chunk wins, except that a later hop reaching a first-hop
+    chunk outside the anchors promotes it (two paths to it: the question and a link)."""
     merged: dict[str, Chunk] = {c["chunk_id"]: c for c in evidence}
     for chunk in admitted:
-        merged.setdefault(chunk["chunk_id"], chunk)
+        held = merged.get(chunk["chunk_id"])
+        if held is None:
+            merged[chunk["chunk_id"]] = chunk
+        elif held.get("hop", 1) == 1 and not is_anchor(held) and chunk.get("hop", 1) > 1:
+            merged[chunk["chunk_id"]] = {**chunk, "confirmed": True}
     return sorted(merged.values(), key=evidence_order)[:budget]
 
 
@@ -104,9 +114,7 @@ def make_node(services: GraphServices):
         ]
         if state.get("hops", 1) == 1:
             relevant = [{**c, "named": names_its_title(question, c["title"])} for c in relevant]
-        elif relevant:  # rank a later hop's finds against the question
-            scores = services.rank_among(question, [c["chunk_id"] for c in relevant])
-            relevant = [{**c, "question_score": round(scores.get(c["chunk_id"], 0.0), 6)} for c in relevant]
+            relevant = [{**c, "anchor": c.get("rank", 0) < ANCHORS or c["named"]} for c in relevant]
         kept, conflicts = prefer_newer(merge_evidence(evidence, relevant, ctx.max_evidence))
         before = {c["chunk_id"] for c in evidence}
         admitted = sum(1 for c in kept if c["chunk_id"] not in before)

@@ -10,9 +10,10 @@ from graph.state import AgentState, HopTrace
 from nodes import stopwatch
 from store.chunks import RRF_K, Chunk
 
-PER_QUERY_K = 2
-"""Chunks kept per query when a hop searches several (one per bridge entity): the entity's own
-page is almost always first or second."""
+PER_QUERY_K = 3
+"""Chunks kept per query when a hop searches several (one per bridge entity), merged round robin
+so that every bridge hypothesis's best chunk comes before any second one (MuSiQue dev, all
+supporting found @5: 0.28 with 2 per query in query order, 0.36 with 3 round robin)."""
 
 
 def rrf_fuse(rankings: list[list[Chunk]]) -> list[Chunk]:
@@ -30,7 +31,7 @@ def rrf_fuse(rankings: list[list[Chunk]]) -> list[Chunk]:
 def make_node(services: GraphServices):
     def retrieve(state: AgentState, runtime: Runtime[RunContext]) -> dict:
         """Search for each of the hop's queries (``hop_queries``; the top ``retrieve_k`` for a
-        single query; for several, the top ``PER_QUERY_K`` each merged in query order, or with
+        single query; for several, the top ``PER_QUERY_K`` each merged round robin, or with
         ``fuse_queries`` the top ``retrieve_k`` of their reciprocal-rank fusion); record
         the hop, its new chunks and its overlap with chunks seen by earlier hops."""
         ctx = turn_context(state, runtime.context)
@@ -44,10 +45,12 @@ def make_node(services: GraphServices):
             found: dict[str, Chunk] = {}
             if fuse:
                 found = {c["chunk_id"]: c for c in rrf_fuse(rankings)[: ctx.retrieve_k]}
-            else:
-                for query, ranking in zip(queries, rankings, strict=True):
-                    for chunk in ranking:
-                        found.setdefault(chunk["chunk_id"], {**chunk, "via": query} if hops > 1 else chunk)
+            else:  # round robin: every query's best chunk, then every query's second, …
+                for depth in range(k):
+                    for query, ranking in zip(queries, rankings, strict=True):
+                        if depth < len(ranking):
+                            chunk = ranking[depth]
+                            found.setdefault(chunk["chunk_id"], {**chunk, "via": query} if hops > 1 else chunk)
         chunks = [{**chunk, "hop": hops, "rank": rank} for rank, chunk in enumerate(found.values())]
         seen = set(state.get("seen_ids", []))
         ids = [c["chunk_id"] for c in chunks]

@@ -59,8 +59,10 @@ class Chunk(TypedDict):
     """Its position in that hop's results (0 = first)."""
     named: NotRequired[bool]
     """First-hop chunks: the question names the chunk's title (an entity it asks about)."""
-    question_score: NotRequired[float]
-    """For chunks found by later hops: fused relevance to the original question among the pool."""
+    anchor: NotRequired[bool]
+    """First-hop chunks: later hops cannot displace it (a top chunk, or ``named``)."""
+    confirmed: NotRequired[bool]
+    """A first-hop chunk outside the anchors that a later hop reached again (two paths to it)."""
     via: NotRequired[str]
     """For chunks found by later hops: the query that found the chunk, or for a graph hop the
     entity whose mention led to it."""

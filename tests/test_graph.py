@@ -177,18 +177,21 @@ def test_llm_deciders_answer_with_citations(make_app):
     assert result["trace"][0]["grader"] == "llm:ScriptedChatModel"
 
 
-def test_evidence_order_keeps_anchors_and_named_entities_before_bridge_finds():
+def test_evidence_order_keeps_anchors_then_later_hops_round_robin_then_the_first_hop_tail():
     from nodes.grade import merge_evidence, names_its_title
 
     def chunk(cid, hop, rank, **extra):
         return {"chunk_id": cid, "text": "", "source": "s", "title": cid, "score": 0.0, "dense_rank": None,
                 "lexical_rank": None, "hop": hop, "rank": rank, **extra}  # fmt: skip
 
-    first = [chunk(f"h1-{i}", 1, i) for i in range(5)]
-    first[4]["named"] = True  # the question names this chunk's entity
-    bridge = [chunk("b-weak", 2, 0, question_score=0.01), chunk("b-strong", 2, 1, question_score=0.03)]
-    kept = merge_evidence(first, [*bridge, first[0]], budget=5)
-    assert [c["chunk_id"] for c in kept] == ["h1-0", "h1-1", "h1-2", "h1-4", "b-strong"]
+    first = [chunk(f"h1-{i}", 1, i, anchor=i < 2) for i in range(5)]
+    first[4].update(named=True, anchor=True)  # the question names this chunk's entity
+    second = [chunk("b-0", 2, 0), chunk("b-1", 2, 1), chunk("h1-3", 2, 2), chunk("h1-0", 2, 3)]
+    kept = merge_evidence(first, second, budget=6)
+    kept = merge_evidence(kept, [chunk("c-0", 3, 0)], budget=6)
+    # anchors in their order; h1-3, reached again by hop 2, is confirmed; then each hop's best
+    assert [c["chunk_id"] for c in kept] == ["h1-0", "h1-1", "h1-4", "h1-3", "b-0", "c-0"]
+    assert kept[0]["hop"] == 1 and kept[3]["confirmed"] and kept[3]["hop"] == 2
     assert names_its_title("Who is older, Neil Peart or Geddy Lee?", "Geddy Lee")
     assert names_its_title("Where was Lawless filmed?", "Lawless (TV series)")
     assert not names_its_title("Who founded Rushmore Records?", "Rush")

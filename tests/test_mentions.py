@@ -138,14 +138,22 @@ def test_two_hop_chain_reaches_the_band(corpus):
     assert chunk_titled(app, "Rush (band)") in {c["chunk_id"] for c in result["citations"]}
 
 
-def test_three_hop_chain_follows_links_repeatedly(corpus):
+def test_three_and_four_hop_chains_alternate_link_and_query_hops(corpus):
     app, _, _ = corpus
     result = app.ask("Where was the drummer of the group that released Counterparts born?", context=CHAIN)
     path = [[title_of(app, cid) for cid in hop["chunk_ids"]] for hop in result["trace"]]
-    assert path[:3] == [["Counterparts (album)"], ["Rush (band)"], ["Neil Peart"]]
-    assert result["trace"][2]["links"][0]["from"] == chunk_titled(app, "Rush (band)")
+    assert path == [["Counterparts (album)"], ["Rush (band)"], ["Neil Peart"]]
+    assert result["trace"][2]["query_by"] == "rules" and result["trace"][2]["query"].startswith("Neil Peart")
     assert result["stop_reason"] == "sufficient_evidence"
     assert chunk_titled(app, "Neil Peart") in {c["chunk_id"] for c in result["citations"]}
+
+    result = app.ask(
+        "On which lake is the birthplace of the drummer of the group that released Counterparts?", context=CHAIN
+    )
+    path = [[title_of(app, cid) for cid in hop["chunk_ids"]] for hop in result["trace"]]
+    assert [titles[0] for titles in path] == ["Counterparts (album)", "Rush (band)", "Neil Peart", "Hamilton, Ontario"]
+    assert result["trace"][3]["links"][0]["from"] == chunk_titled(app, "Neil Peart")  # links followed again
+    assert result["retries"] == CHAIN.max_retries
 
 
 def test_graph_hop_respects_the_caps(corpus):
