@@ -69,6 +69,8 @@ def make_node(services: GraphServices):
             {**ranked[i], "score": round(scores.get(ranked[i]["chunk_id"], 0.0), 6), "hop": hops, "rank": rank}
             for rank, i in enumerate(choice.chosen)
         ]
+        seen = state.get("seen_ids", [])
+        new = [c["chunk_id"] for c in chunks if c["chunk_id"] not in seen]
         hop_links = [{"from": c["linked_from"], "entity": c["via"], "to": c["chunk_id"]} for c in chunks]
         entities = list(dict.fromkeys(c["via"] for c in chunks))
         entry = HopTrace(
@@ -78,8 +80,8 @@ def make_node(services: GraphServices):
             query_reason=f"{choice.reason}: {len(chunks)} of {len(ranked)} links from {len(frontier)} evidence chunks",
             links=hop_links,
             chunk_ids=[c["chunk_id"] for c in chunks],
-            new=len(chunks),
-            overlap=0.0,
+            new=len(new),
+            overlap=round(1 - len(new) / len(chunks), 3),
             elapsed_ms=ms[0],
         )
         update.update(
@@ -88,7 +90,7 @@ def make_node(services: GraphServices):
             hops=hops,
             query=" | ".join(entities),
             retries=state.get("retries", 0) + 1,
-            seen_ids=[*state.get("seen_ids", []), *entry["chunk_ids"]],
+            seen_ids=[*seen, *new],
             trace=[*state.get("trace", []), entry],
         )
         if choice.note:

@@ -197,6 +197,34 @@ def test_evidence_order_keeps_anchors_then_later_hops_round_robin_then_the_first
     assert not names_its_title("Who founded Rushmore Records?", "Rush")
 
 
+def test_bridge_names_are_searched_with_the_words_the_first_chunk_lacks():
+    from deciders.rules import FeedbackReformulator
+
+    township = {
+        "chunk_id": "vh", "title": "Van Hook Township, Mountrail County, North Dakota", "source": "s", "score": 0.0,
+        "dense_rank": None, "lexical_rank": None,
+        "text": "Van Hook Township is a township in Mountrail County in the U.S. state of North Dakota.",
+    }  # fmt: skip
+    question = "What is the seat of the county where Van Hook Township is located?"
+    result = FeedbackReformulator().reformulate(question, [question], [township], [township])
+    # the county (shares "county" with the question) first, each with "seat located": the relation left
+    assert result.queries[0] == "Mountrail County seat located"
+    assert all(q.endswith(" seat located") for q in result.queries) and len(result.queries) <= 3
+    again = FeedbackReformulator().reformulate(question, [question, *result.queries], [township], [township])
+    assert not set(again.queries or [again.query]) & set(result.queries)
+
+
+def test_a_graph_hop_alone_does_not_end_the_loop_while_a_retry_is_left():
+    from graph.config import RunContext
+    from graph.control import stop_after_grade
+
+    graph_hop = {"sufficient": True, "retries": 1, "evidence": [], "trace": [{"hop": 2, "links": [{}], "admitted": 1}]}
+    query_hop = {**graph_hop, "trace": [{"hop": 2, "admitted": 1}]}
+    assert stop_after_grade(graph_hop, RunContext(max_retries=2)) is None  # the entity-query hop confirms
+    assert stop_after_grade(graph_hop, RunContext(max_retries=1)) == "sufficient_evidence"
+    assert stop_after_grade(query_hop, RunContext(max_retries=2)) == "sufficient_evidence"
+
+
 @pytest.mark.parametrize(
     ("question", "label"),
     [
