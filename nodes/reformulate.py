@@ -14,7 +14,9 @@ from nodes import stopwatch
 def make_node(services: GraphServices):
     def reformulate(state: AgentState, runtime: Runtime[RunContext]) -> dict:
         """Ask the reformulator for the next hop's queries and count the retry. When every one
-        equals (after normalisation) a query tried this turn, ``stop_reason = 'repeated_query'``."""
+        equals (after normalisation) a query tried this turn, ``stop_reason`` is
+        ``'repeated_query'``, or ``'sufficient_evidence'`` when the evidence was judged enough
+        (after a graph hop, which does not stop the loop by itself)."""
         ctx = turn_context(state, runtime.context)
         tried = state.get("tried_queries", [])
         with stopwatch() as ms:
@@ -44,7 +46,9 @@ def make_node(services: GraphServices):
         if result.note:
             update["notes"] = [*state.get("notes", []), f"reformulate: {result.note}"]
         if all(is_repeated(q, tried) for q in queries):
-            update["stop_reason"] = "repeated_query"
+            # Nothing new to search. After a graph hop whose evidence was judged sufficient (and
+            # waited for this hop to confirm it), that verdict stands.
+            update["stop_reason"] = "sufficient_evidence" if state.get("sufficient") else "repeated_query"
         return update
 
     return reformulate

@@ -225,6 +225,20 @@ def test_a_graph_hop_alone_does_not_end_the_loop_while_a_retry_is_left():
     assert stop_after_grade(query_hop, RunContext(max_retries=2)) == "sufficient_evidence"
 
 
+def test_nothing_left_to_search_after_a_sufficient_graph_hop_answers(hotpot_app):
+    from langgraph.runtime import Runtime
+
+    from graph.config import RunContext
+    from nodes.reformulate import make_node
+
+    reformulate = make_node(hotpot_app.services)
+    question = "Which league does Donnie Smith play in?"
+    state = {"question": question, "tried_queries": [question], "evidence": [], "trace": [{"hop": 2}]}
+    runtime = Runtime(context=RunContext(deciders="rules"))
+    assert reformulate({**state, "sufficient": True}, runtime)["stop_reason"] == "sufficient_evidence"
+    assert reformulate({**state, "sufficient": False}, runtime)["stop_reason"] == "repeated_query"
+
+
 @pytest.mark.parametrize(
     ("question", "label"),
     [
