@@ -3,6 +3,7 @@ and Python callers use (ingest, ask, resume)."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import uuid
 from functools import cached_property
@@ -213,11 +214,19 @@ class App:
         :func:`ingest_files`). Paths are checked before anything is written.
 
         Raises:
-            IngestError: a path does not exist, or no supported file was found.
+            IngestError: a path does not exist, or no supported file was found (in a folder
+                never ingested before: an emptied one has its sources deleted).
         """
-        files = collect_files(paths)
+        files = collect_files(paths, self._ingested_under)
         store = self.services.writable_store()
         return ingest_files(store, paths, files, self.settings.chunk_size, self.settings.chunk_overlap, progress)
+
+    def _ingested_under(self, folder: Path) -> bool:
+        """Whether the collection exists and holds sources from under ``folder``."""
+        try:
+            return bool(self.services.store.sources_under(f"{folder}{os.sep}"))
+        except CollectionNotFoundError:
+            return False
 
     def ingest_sources(self, sources: list[Source]) -> IngestReport:
         """Ingest already-chunked sources (built-in corpora)."""
@@ -251,13 +260,14 @@ class App:
         Returns:
             The output fields (``question``, ``standalone_question``, ``answer``, ``citations``,
             ``route``, ``stop_reason``, ``hops``, ``retries``, ``trace``, ``notes``, ``reviewed``)
-            plus ``thread_id``, ``status`` (``done``, ``interrupted`` or ``failed``) and
+            plus ``thread_id``, ``status`` (``done``; ``interrupted``: paused for a review;
+            ``unfinished``: stopped mid-run by Ctrl-C, a crash or an error, ``resume`` finishes it) and
             ``interrupt`` (the pending review payload, or ``None``).
         """
         snapshot = snapshot or self.graph.get_state({"configurable": {"thread_id": thread_id}})
         values = {k: v for k, v in snapshot.values.items() if k in OutputState.__annotations__}
         interrupt = snapshot.interrupts[0].value if snapshot.interrupts else None
-        status = "interrupted" if interrupt else ("failed" if snapshot.next else "done")
+        status = "interrupted" if interrupt else ("unfinished" if snapshot.next else "done")
         return {"thread_id": thread_id, "status": status, "interrupt": interrupt, **values}
 
     def ask(
@@ -351,7 +361,7 @@ class App:
 
     def threads(self, limit: int = 20) -> list[dict]:
         """The ``limit`` most recently updated threads, newest first: ``thread_id``,
-        ``question``, ``status`` (done, interrupted, failed), ``stop_reason``, ``updated_at``."""
+        ``question``, ``status`` (done, interrupted, unfinished), ``stop_reason``, ``updated_at``."""
         seen: list[str] = []
         for item in self.checkpointer.list(None):
             thread_id = item.config["configurable"]["thread_id"]

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
+import shlex
 import signal
 import sys
 import uuid
 import warnings
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Callable, Iterator, Optional
 
@@ -52,6 +54,12 @@ def _settings(data_dir: Path | None, collection: str | None, embedding: str | No
         raise ConfigurationError(f"invalid setting ({describe_validation(exc)})") from None
 
 
+def _resume_command(thread: str, data_dir: Path | None, collection: str | None, embedding: str | None) -> str:
+    """The ``resume`` command for ``thread``, with the store options this command was given."""
+    given = {"--data-dir": data_dir, "--collection": collection, "--embedding": embedding}
+    return " ".join(["agentic-rag resume", thread, *(f"{k} {shlex.quote(str(v))}" for k, v in given.items() if v)])
+
+
 @contextmanager
 def _app(settings: Settings) -> Iterator:
     """The application for one command, closed (database connections released) afterwards."""
@@ -72,7 +80,9 @@ def _print_rows(rows: list[dict], as_json: bool, line: Callable[[dict], str]) ->
         typer.echo(line(row))
 
 
-def _print_result(result: dict, as_json: bool) -> None:
+def _print_result(result: dict, as_json: bool, resume: Callable[[str], str] | None = None) -> None:
+    """Print an answer with its sources and trace, or one JSON object; ``resume`` gives the
+    command that answers a pending review of a thread (default: without store options)."""
     if as_json:
         keys = (
             "thread_id", "status", "question", "standalone_question", "answer", "citations", "stop_reason",
@@ -101,13 +111,16 @@ def _print_result(result: dict, as_json: bool) -> None:
             f"{relevant} relevant, {hop.get('admitted', 0)} kept "
             f"[{hop.get('grader', '?')}, {hop.get('elapsed_ms', 0):.0f} ms]"
         )
+        for link in hop.get("links", []):  # a graph hop: which chunk's mention led where
+            typer.echo(f"    link: {link['from'][:12]} mentions {link['entity']!r} → {link['to'][:12]}")
     for note in result.get("notes", []):
         typer.echo(f"  note: {note}")
     if result.get("interrupt"):
         typer.echo(
             f"  paused · hops {result.get('hops')} · retries {result.get('retries')} · thread {result['thread_id']}"
         )
-        _print_interrupt(result["thread_id"], result["interrupt"])
+        command = resume(result["thread_id"]) if resume else f"agentic-rag resume {result['thread_id']}"
+        _print_interrupt(command, result["interrupt"])
         return
     typer.echo(
         f"  stop: {result.get('stop_reason')} · hops {result.get('hops')} · retries {result.get('retries')} "
@@ -115,7 +128,7 @@ def _print_result(result: dict, as_json: bool) -> None:
     )
 
 
-def _print_interrupt(thread_id: str, payload: dict) -> None:
+def _print_interrupt(resume: str, payload: dict) -> None:
     typer.echo(f"\nWaiting for your {payload['kind']} review.")
     if payload.get("error"):
         typer.echo(f"  last answer refused: {payload['error']}")
@@ -130,7 +143,7 @@ def _print_interrupt(thread_id: str, payload: dict) -> None:
     for view in payload.get("evidence", []):
         typer.echo(f"  evidence {view['chunk_id']}: {view['title']} — {view['snippet'][:80]!r}")
     typer.echo(f"  accepts: {payload['accepts']}")
-    typer.echo(f"  answer with: agentic-rag resume {thread_id} --answer VALUE")
+    typer.echo(f"  answer with: {resume} --answer VALUE")
 
 
 def _split_fields(items: list[str], option: str) -> list[tuple[str, str]]:
@@ -281,11 +294,14 @@ def ask(
             result = application.ask(question, thread_id=thread, context=context)
         except KeyboardInterrupt:
             if application.has_thread(thread):
-                typer.echo(f"interrupted; finish this question with: agentic-rag resume {thread}", err=True)
+                hint = _resume_command(thread, data_dir, collection, embedding)
+                typer.echo(f"interrupted; finish this question with: {hint}", err=True)
             else:
                 typer.echo("interrupted before the run started; nothing was saved", err=True)
             raise typer.Exit(130) from None
-    _print_result(result, as_json)
+    _print_result(
+        result, as_json, partial(_resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
+    )
 
 
 @app.command()
@@ -306,7 +322,9 @@ def resume(
     with _app(_settings(data_dir, collection, embedding)) as application:
         value = NO_ANSWER if answer is None else _parse_answer(answer)
         result = application.resume(thread, value, checkpoint_id=checkpoint)
-    _print_result(result, as_json)
+    _print_result(
+        result, as_json, partial(_resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
+    )
 
 
 @app.command()
@@ -315,7 +333,7 @@ def threads(
     as_json: AsJson = False,
     data_dir: DataDir = None,
 ) -> None:
-    """Recent threads: status (done, interrupted, failed), last update and question."""
+    """Recent threads: status (done, interrupted for a review, unfinished), last update and question."""
     with _app(_settings(data_dir, None)) as application:
         rows = application.threads(limit)
     _print_rows(
@@ -362,7 +380,9 @@ def replay(
     updates = {name: _parse_answer(raw) for name, raw in _split_fields(set_ or [], "--set")}
     with _app(_settings(data_dir, collection, embedding)) as application:
         result = application.replay(thread, checkpoint, updates or None)
-    _print_result(result, as_json)
+    _print_result(
+        result, as_json, partial(_resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
+    )
 
 
 @app.command("eval", short_help="Compare standard and agentic RAG on a QA dataset pooled into one corpus.")

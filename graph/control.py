@@ -44,7 +44,7 @@ def validate_question(question: object, max_chars: int) -> str:
     if len(question) > max_chars:
         raise InvalidQuestionError(
             f"the question is {len(question):,} characters, over the limit of {max_chars:,}; "
-            "shorten it or raise max_question_chars"
+            "shorten it (or raise the run setting max_question_chars, from Python or Studio)"
         )
     return question.strip()
 
@@ -52,16 +52,23 @@ def validate_question(question: object, max_chars: int) -> str:
 def stop_after_grade(state: AgentState, ctx: RunContext) -> str | None:
     """The stop reason after a graded hop, or ``None`` to search again.
 
-    Evidence judged sufficient after a graph hop (``links`` in its trace) stops the loop only
-    when no retry is left: the linked chunks are about entities the evidence names, chosen
-    without the question, and the question's terms were mostly covered before they came, so
-    coverage cannot tell whether they answer it. The entity-query hop comes next instead
-    (MuSiQue dev, all supporting found @5: 0.32 stopping on it, 0.36 going on; HotpotQA 0.83 → 0.84).
+    Evidence judged sufficient after a graph hop (``links`` in its trace) does not stop the loop
+    by itself: the linked chunks are about entities the evidence names, chosen without the
+    question, and the question's terms were mostly covered before they came, so coverage cannot
+    tell whether they answer it. The entity-query hop comes next to confirm it (MuSiQue dev, all
+    supporting found @5: 0.32 stopping on it, 0.36 going on; HotpotQA 0.83 → 0.84). When a cap
+    leaves no room for that hop, the verdict stands and the stop is ``sufficient_evidence``.
     """
-    trace = state.get("trace") or [{}]
-    last = trace[-1]
-    if state.get("sufficient") and (not last.get("links") or state.get("retries", 0) >= ctx.max_retries):
+    last = (state.get("trace") or [{}])[-1]
+    sufficient = bool(state.get("sufficient"))
+    if sufficient and not last.get("links"):
         return "sufficient_evidence"
+    cap = first_cap(state, ctx, last)
+    return "sufficient_evidence" if cap and sufficient else cap
+
+
+def first_cap(state: AgentState, ctx: RunContext, last: dict) -> str | None:
+    """The first loop cap that fires after the hop traced in ``last``, or ``None``."""
     if ctx.adaptive and state.get("complexity") == "single":
         return "single_retrieval"
     if len(state.get("evidence", [])) >= ctx.max_evidence and last.get("admitted", 0) == 0:

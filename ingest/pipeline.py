@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import psycopg
 import sqlalchemy.exc
@@ -59,17 +59,23 @@ def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestRe
     report.graph = store.graph.update()
 
 
-def collect_files(paths: list[Path]) -> list[Path]:
+def collect_files(paths: list[Path], mirrored: Callable[[Path], bool] = lambda folder: False) -> list[Path]:
     """The supported files under ``paths``, each once, in order.
 
+    Args:
+        paths: files and folders.
+        mirrored: whether sources were once ingested from under this (resolved) folder: a
+            folder emptied since is a change to mirror (its sources are deleted), not an error.
+
     Raises:
-        IngestError: a path does not exist, or the paths hold no supported file.
+        IngestError: a path does not exist, or the paths hold no supported file and no folder
+            among them was ingested before.
     """
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise IngestError(f"no such file or folder: {', '.join(missing)}; check the path")
     files = list(dict.fromkeys(f.resolve() for p in paths for f in iter_files(p)))
-    if not files:
+    if not files and not any(mirrored(p.resolve()) for p in paths if p.is_dir()):
         raise IngestError(
             f"no supported files in {', '.join(map(str, paths))} (supported: {' '.join(sorted(TEXT_SUFFIXES))})"
         )

@@ -225,6 +225,10 @@ def test_review_resume_threads_history_and_replay_from_the_command_line(cli):
     done = json.loads(cli("resume", thread, "--answer", '{"action": "edit", "answer": "MLS [1]"}', "--json").stdout)
     assert (done["status"], done["answer"], done["reviewed"]) == ("done", "MLS [1]", "edited")
 
+    text = cli("ask", "Which league does Donnie Smith play in?", "--review-answer", "--collection", "cli").stdout
+    hint = next(line for line in text.splitlines() if "answer with:" in line)
+    assert hint.endswith("--collection cli --answer VALUE")  # the store options it was asked with
+
     listed = json.loads(cli("threads", "--json", "--limit", "100").stdout)
     assert {"thread_id": thread, "status": "done"}.items() <= next(
         t for t in listed if t["thread_id"] == thread

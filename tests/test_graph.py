@@ -223,6 +223,10 @@ def test_a_graph_hop_alone_does_not_end_the_loop_while_a_retry_is_left():
     assert stop_after_grade(graph_hop, RunContext(max_retries=2)) is None  # the entity-query hop confirms
     assert stop_after_grade(graph_hop, RunContext(max_retries=1)) == "sufficient_evidence"
     assert stop_after_grade(query_hop, RunContext(max_retries=2)) == "sufficient_evidence"
+    # a graph hop that only reached chunks seen before: no_progress fires, so its verdict stands
+    repeat = {**graph_hop, "trace": [{"hop": 2, "links": [{}], "admitted": 0, "overlap": 1.0}]}
+    assert stop_after_grade(repeat, RunContext(max_retries=2)) == "sufficient_evidence"
+    assert stop_after_grade({**repeat, "sufficient": False}, RunContext(max_retries=2)) == "no_progress"
 
 
 def test_nothing_left_to_search_after_a_sufficient_graph_hop_answers(hotpot_app):

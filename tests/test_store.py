@@ -100,8 +100,16 @@ def test_folder_is_mirrored_and_empty_files_are_noted(make_app, tmp_path):
 
 def test_folder_without_supported_files(make_app, tmp_path):
     (tmp_path / "image.png").write_bytes(b"\x89PNG")
+    app = make_app()
     with pytest.raises(IngestError, match="no supported files"):
-        make_app().ingest([tmp_path])
+        app.ingest([tmp_path])
+    # a folder emptied since it was ingested is mirrored: its sources go, nothing is left to find
+    (tmp_path / "lake.md").write_text("# Lake Varnsjo\n\nLake Varnsjo is a lake beside Lindholt.")
+    assert app.ingest([tmp_path]).added == 1
+    (tmp_path / "lake.md").unlink()
+    report = app.ingest([tmp_path])
+    assert (report.deleted_files, report.removed) == (1, 1)
+    assert app.services.store.count() == 0 and app.services.store.lexical_search("Varnsjo", 5) == []
 
 
 def test_collection_built_with_another_embedding_model(make_app):
