@@ -1,10 +1,11 @@
 """Follow links: a graph hop along the collection's entity-mention graph (:mod:`store.mentions`).
 
 From the best evidence not yet expanded (the ``FRONTIER`` first kept chunks), follow every
-mention edge to the chunks about the mentioned entities, rank those candidates by their relevance
-to the original question, let the reformulator choose at most ``retrieve_k`` (model-free: the
-best-ranked; an LLM may pick among the offered candidates only), and hand them to the grader as
-the hop's chunks. A first-hop chunk outside the anchors may be reached again; the link confirms
+mention edge to the chunks about the mentioned entities, rank those candidates (links out of a
+chunk the question names first: the album the question asks about, not a look-alike; then by
+relevance to the original question), let the reformulator choose at most ``retrieve_k``
+(model-free: the best-ranked; an LLM may pick among the offered candidates only), and hand them
+to the grader as the hop's chunks. A first-hop chunk outside the anchors may be reached again; the link confirms
 it and it moves up. After a graph hop the entity-query hop (reformulate → retrieve) comes next,
 then the graph hop again from the evidence admitted since: a chain alternates the two. When the
 frontier links to nothing new, the node records why and the graph falls back to the
@@ -39,6 +40,7 @@ def make_node(services: GraphServices):
             exclude = [cid for cid in state.get("seen_ids", []) if cid not in first_hop or cid in anchors]
             links = services.links_from(frontier, exclude, services.chunk_filter(ctx))
             candidates = services.fetch([link["target_id"] for link in links])
+            named = {c["chunk_id"] for c in state.get("evidence", []) if c.get("named")}
             scores = services.rank_among(question, list(candidates))
             ranked = sorted(
                 (
@@ -46,7 +48,7 @@ def make_node(services: GraphServices):
                     for link in links
                     if link["target_id"] in candidates
                 ),
-                key=lambda c: -scores.get(c["chunk_id"], 0.0),
+                key=lambda c: (c["linked_from"] not in named, -scores.get(c["chunk_id"], 0.0)),
             )
             choice = (
                 services.deciders(ctx).reformulator.choose_links(question, ranked, ctx.retrieve_k) if ranked else None

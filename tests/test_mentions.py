@@ -224,3 +224,23 @@ def test_source_allowlist_and_metadata_filters_limit_search_and_links(corpus, tm
 def test_unknown_filter_field_is_a_clear_error():
     with pytest.raises(ConfigurationError, match="unknown filter field.*author.*filterable fields: source, title"):
         RunContext(filters={"author": "x"})
+
+
+def test_links_from_the_chunk_the_question_names_come_first(make_app, tmp_path):
+    write(
+        tmp_path,
+        {
+            "glass.md": "# Glass Harbor Nights\n\nGlass Harbor Nights is an album by Velvet Tundra.",
+            "echo.md": "# Echo Fields\n\nEcho Fields is an album released by the band Hollow Sparrows.",
+            "velvet.md": "# Velvet Tundra\n\nVelvet Tundra is a rock group. The band's drummer is Marek Oskarsson.",
+            "hollow.md": "# Hollow Sparrows\n\nHollow Sparrows is a band. The band's drummer is Ilse Marrow.",
+        },
+    )
+    app = make_app()
+    app.ingest([tmp_path])
+    context = RunContext(deciders="rules", retrieve_k=2, max_evidence=4, max_retries=1)
+    result = app.ask("Who is the drummer of the band that released Glass Harbor Nights?", context=context)
+    # the look-alike band's page matches the question better, but the question names the album
+    assert [link["entity"] for link in result["trace"][1]["links"]] == ["Velvet Tundra", "Hollow Sparrows"]
+    # so, of two sentences that match the question as well, the answer takes the linked band's
+    assert "Marek Oskarsson" in result["answer"] and "Ilse" not in result["answer"]
