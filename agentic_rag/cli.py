@@ -243,7 +243,7 @@ def ask(
     retrieve_k: Annotated[Optional[int], typer.Option(help="Chunks per retrieval hop.")] = None,
     time_limit: Annotated[Optional[float], typer.Option(help="Time budget per question, seconds.")] = None,
     graph_hop: Annotated[
-        Optional[bool], typer.Option(help="Follow mention links before writing a new query (default on).")
+        Optional[bool], typer.Option(help="Alternate mention-link hops with new queries (default on).")
     ] = None,
     expansion: Annotated[
         Optional[str], typer.Option(help="Query expansion: none, multi_query, hyde, step_back (needs a chat model).")

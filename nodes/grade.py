@@ -33,7 +33,8 @@ def is_anchor(chunk: Chunk) -> bool:
 def evidence_order(chunk: Chunk) -> tuple:
     """Sort key of kept evidence: the anchors — the first hop's top chunks and its chunks about
     an entity the question names (``named``: both sides of a comparison) — in their order, then
-    chunks found by later hops, round robin (every hop's best, then every hop's second, …), then
+    first-hop chunks a later hop reached again (``confirmed``), then chunks found by later hops,
+    round robin (every hop's best, then every hop's second, …), then
     the rest of the first hop. A bridge hop thus replaces the first hop's tail — the chunks that
     resemble the question without answering it — while the best first-hop evidence stays."""
     hop, rank = chunk.get("hop", 1), chunk.get("rank", 0)
@@ -113,8 +114,9 @@ def make_node(services: GraphServices):
             if c["chunk_id"] in by_id and by_id[c["chunk_id"]].relevant
         ]
         if state.get("hops", 1) == 1:
-            relevant = [{**c, "named": names_its_title(question, c["title"])} for c in relevant]
-            relevant = [{**c, "anchor": c.get("rank", 0) < ANCHORS or c["named"]} for c in relevant]
+            for c in relevant:
+                c["named"] = names_its_title(question, c["title"])
+                c["anchor"] = c.get("rank", 0) < ANCHORS or c["named"]
         kept, conflicts = prefer_newer(merge_evidence(evidence, relevant, ctx.max_evidence))
         before = {c["chunk_id"] for c in evidence}
         admitted = sum(1 for c in kept if c["chunk_id"] not in before)
