@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import sqlite3
 import uuid
-from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -15,168 +14,24 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from agentic_rag.errors import (
+from agentic_rag.services import FROM_SETTINGS, Services
+from core.errors import (
     CollectionNotFoundError,
-    ConfigurationError,
     InvalidAnswerError,
     ThreadError,
     describe_validation,
 )
-from deciders.base import Deciders
-from deciders.llm import (
-    LLMDecomposer,
-    LLMExpander,
-    LLMGenerator,
-    LLMGrader,
-    LLMGrounder,
-    LLMReformulator,
-    LLMRouter,
-)
-from deciders.rules import (
-    ExtractiveGenerator,
-    FeedbackReformulator,
-    LexicalGrader,
-    LexicalGrounder,
-    NoExpander,
-    RuleDecomposer,
-    RuleRouter,
-)
+from core.settings import Settings
 from graph.builder import build_graph
-from graph.config import MAX_RETRIES_LIMIT, RunContext, Settings
-from graph.control import validate_question
+from graph.context import MAX_RETRIES_LIMIT, RunContext, validate_question
 from graph.interrupts import InvalidResumeError, parse_decision
 from graph.state import OutputState
 from ingest.loaders import Source
 from ingest.pipeline import IngestReport, collect_files, ingest_files, store_sources
-from providers.chat import load_chat_model
-from providers.embeddings import EmbeddingModel, load_embedding_model
-from providers.reranker import CrossEncoderReranker, load_reranker
-from store.chunks import Chunk, ChunkStore
-from store.embedded import embedded_postgres_url
-from store.filters import ChunkFilter
-from store.mentions import Link
+from nodes import make_nodes
 
-_FROM_SETTINGS: Any = object()
 NO_ANSWER: Any = object()
 """Marker for "no resume value given" (``None`` is a valid JSON answer)."""
-
-
-class Services:
-    """The retriever and deciders the graph's nodes use (implements ``GraphServices``).
-
-    The store and models are opened lazily, on first use, so importing or compiling the graph
-    starts nothing.
-
-    Args:
-        settings: where the data lives and which models to use.
-        chat_model: a chat model for the LLM deciders, overriding ``settings`` (tests pass a
-            scripted fake); ``None`` means model-free only.
-    """
-
-    def __init__(self, settings: Settings, chat_model: BaseChatModel | None = _FROM_SETTINGS) -> None:
-        self.settings = settings
-        if chat_model is not _FROM_SETTINGS:
-            self.__dict__["chat_model"] = chat_model
-        self._deciders: dict[tuple, Deciders] = {}
-        self._has_chunks = False
-
-    @cached_property
-    def database_url(self) -> str:
-        return self.settings.database_url or embedded_postgres_url(self.settings.data_dir)
-
-    @cached_property
-    def embedding(self) -> EmbeddingModel:
-        return load_embedding_model(self.settings.embedding)
-
-    @cached_property
-    def store(self) -> ChunkStore:
-        """The collection, which must exist (see :meth:`writable_store`)."""
-        return ChunkStore.open(self.database_url, self.settings.collection, self.embedding, create=False)
-
-    def writable_store(self) -> ChunkStore:
-        """The collection, created when missing (for ingestion)."""
-        if "store" not in self.__dict__:
-            self.__dict__["store"] = ChunkStore.open(self.database_url, self.settings.collection, self.embedding)
-        return self.store
-
-    @cached_property
-    def chat_model(self) -> BaseChatModel | None:
-        return load_chat_model(self.settings)
-
-    def search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[Chunk]:
-        """Hybrid search of the collection.
-
-        Raises:
-            CollectionNotFoundError: the collection does not exist or holds no chunks.
-        """
-        if not self._has_chunks:
-            self._has_chunks = self.store.count() > 0
-            if not self._has_chunks:
-                raise CollectionNotFoundError(
-                    f"collection '{self.settings.collection}' holds no chunks; "
-                    f"ingest documents first: agentic-rag ingest PATH --collection {self.settings.collection}"
-                )
-        return self.store.search(query, k, where=where)
-
-    def chunk_filter(self, context: RunContext) -> ChunkFilter:
-        default = [s.strip() for s in (self.settings.sources or "").split(",") if s.strip()]
-        return ChunkFilter.build(context.sources if context.sources is not None else default, context.filters)
-
-    @cached_property
-    def reranker(self) -> CrossEncoderReranker | None:
-        return load_reranker(self.settings.reranker)
-
-    def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
-        """Relevance of the pooled chunks to ``query``: the configured cross-encoder's scores,
-        else fused BM25 + dense ranks among ``ids``."""
-        if self.reranker is not None:
-            return self.reranker.scores(query, list(self.store.fetch(ids).values()))
-        return self.store.rank_among(query, ids)
-
-    def links_from(self, chunk_ids: list[str], exclude: list[str], where: ChunkFilter | None = None) -> list[Link]:
-        return self.store.graph.links_from(chunk_ids, exclude, where)
-
-    def fetch(self, ids: list[str]) -> dict[str, Chunk]:
-        return self.store.fetch(ids)
-
-    def describe_source(self, chunk: Chunk) -> str:
-        return chunk["source"]
-
-    def deciders(self, context: RunContext) -> Deciders:
-        mode = context.deciders
-        if mode == "llm" and self.chat_model is None:
-            raise ConfigurationError(
-                "deciders=llm needs a chat model: set OPENAI_API_KEY or AGENTIC_RAG_CHAT_MODEL, or use deciders=rules"
-            )
-        use_llm = mode == "llm" or (mode == "auto" and self.chat_model is not None)
-        key = ("llm",) if use_llm else ("rules", context.min_relevance)
-        if key not in self._deciders:
-            if use_llm:
-                model = self.chat_model
-                self._deciders[key] = Deciders(
-                    LLMRouter(model),
-                    LLMGrader(model),
-                    LLMReformulator(model),
-                    LLMGenerator(model),
-                    LLMGrounder(model),
-                    LLMDecomposer(model),
-                    LLMExpander(model),
-                )
-            else:
-                self._deciders[key] = Deciders(
-                    RuleRouter(),
-                    LexicalGrader(context.min_relevance),
-                    FeedbackReformulator(),
-                    ExtractiveGenerator(),
-                    LexicalGrounder(),
-                    RuleDecomposer(),
-                    NoExpander(),
-                )
-        return self._deciders[key]
-
-    def close(self) -> None:
-        if "store" in self.__dict__:
-            self.store.close()
 
 
 def open_checkpointer(path: Path) -> SqliteSaver:
@@ -201,11 +56,11 @@ class App:
     synchronous checkpoint writes so that a crash loses no finished step.
     """
 
-    def __init__(self, settings: Settings | None = None, chat_model: BaseChatModel | None = _FROM_SETTINGS) -> None:
+    def __init__(self, settings: Settings | None = None, chat_model: BaseChatModel | None = FROM_SETTINGS) -> None:
         self.settings = settings or Settings()
         self.services = Services(self.settings, chat_model)
         self.checkpointer = open_checkpointer(self.settings.checkpoint_path)
-        self.graph = build_graph(self.services, self.checkpointer)
+        self.graph = build_graph(make_nodes(self.services), self.checkpointer)
 
     # -- documents --------------------------------------------------------------------------
 
@@ -224,7 +79,7 @@ class App:
     def _ingested_under(self, folder: Path) -> bool:
         """Whether the collection exists and holds sources from under ``folder``."""
         try:
-            return bool(self.services.store.sources_under(f"{folder}{os.sep}"))
+            return bool(self.services.store.catalog.sources_under(f"{folder}{os.sep}"))
         except CollectionNotFoundError:
             return False
 
@@ -359,29 +214,29 @@ class App:
             raise ThreadError(f"thread '{thread_id}' is not waiting for an answer; resume it without --answer")
         return self._run(None, thread_id, context)
 
-    def threads(self, limit: int = 20) -> list[dict]:
-        """The ``limit`` most recently updated threads, newest first: ``thread_id``,
-        ``question``, ``status`` (done, interrupted, unfinished), ``stop_reason``, ``updated_at``."""
-        seen: list[str] = []
+    def threads(self, limit: int = 20, status: str | None = None) -> list[dict]:
+        """The ``limit`` most recently updated threads, newest first, only those with ``status``
+        when given: ``thread_id``, ``question``, ``status`` (done, interrupted, unfinished),
+        ``stop_reason``, ``updated_at``."""
+        rows: list[dict] = []
+        seen: set[str] = set()
         for item in self.checkpointer.list(None):
             thread_id = item.config["configurable"]["thread_id"]
-            if thread_id not in seen:
-                seen.append(thread_id)
-                if len(seen) == limit:
-                    break
-        rows = []
-        for thread_id in seen:
+            if thread_id in seen:
+                continue
+            seen.add(thread_id)
             snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
-            result = self.result(thread_id, snapshot)
-            rows.append(
-                {
-                    "thread_id": thread_id,
-                    "question": snapshot.values.get("question", ""),
-                    "status": result["status"],
-                    "stop_reason": snapshot.values.get("stop_reason"),
-                    "updated_at": snapshot.created_at,
-                }
-            )
+            row = {
+                "thread_id": thread_id,
+                "question": snapshot.values.get("question", ""),
+                "status": self.result(thread_id, snapshot)["status"],
+                "stop_reason": snapshot.values.get("stop_reason"),
+                "updated_at": snapshot.created_at,
+            }
+            if status in (None, row["status"]):
+                rows.append(row)
+                if len(rows) == limit:
+                    break
         return rows
 
     def history(self, thread_id: str) -> list[dict]:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import logging
-import shlex
 import signal
 import sys
 import uuid
@@ -12,16 +10,15 @@ import warnings
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Callable, Iterator, Optional
+from typing import Annotated, Iterator, Optional
 
 import typer
-from pydantic import ValidationError
 
-from agentic_rag.errors import AgenticRagError, ConfigurationError, describe_validation
-from graph.config import RunContext, Settings
-
-if TYPE_CHECKING:
-    from ingest.pipeline import IngestReport
+from agentic_rag.options import field_values, parse_answer, resume_command, settings_from, split_fields
+from agentic_rag.output import checkpoint_line, graph_summary, print_result, print_rows, thread_line
+from core.errors import AgenticRagError, ConfigurationError
+from core.settings import Settings
+from graph.context import RunContext
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.")
 
@@ -44,20 +41,7 @@ Collection = Annotated[
 Embedding = Annotated[Optional[str], typer.Option("--embedding", help="'wordllama' or 'openai:<model>'.")]
 Deciders = Annotated[Optional[str], typer.Option("--deciders", help="auto | llm | rules.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
-
-
-def _settings(data_dir: Path | None, collection: str | None, embedding: str | None = None) -> Settings:
-    overrides = {"data_dir": data_dir, "collection": collection, "embedding": embedding}
-    try:
-        return Settings(**{k: v for k, v in overrides.items() if v is not None})
-    except ValidationError as exc:
-        raise ConfigurationError(f"invalid setting ({describe_validation(exc)})") from None
-
-
-def _resume_command(thread: str, data_dir: Path | None, collection: str | None, embedding: str | None) -> str:
-    """The ``resume`` command for ``thread``, with the store options this command was given."""
-    given = {"--data-dir": data_dir, "--collection": collection, "--embedding": embedding}
-    return " ".join(["agentic-rag resume", thread, *(f"{k} {shlex.quote(str(v))}" for k, v in given.items() if v)])
+ThreadId = Annotated[str, typer.Argument(help="Thread id (see `agentic-rag threads`).")]
 
 
 @contextmanager
@@ -72,125 +56,6 @@ def _app(settings: Settings) -> Iterator:
         application.close()
 
 
-def _print_rows(rows: list[dict], as_json: bool, line: Callable[[dict], str]) -> None:
-    if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, default=str))
-        return
-    for row in rows:
-        typer.echo(line(row))
-
-
-def _print_result(result: dict, as_json: bool, resume: Callable[[str], str] | None = None) -> None:
-    """Print an answer with its sources and trace, or one JSON object; ``resume`` gives the
-    command that answers a pending review of a thread (default: without store options)."""
-    if as_json:
-        keys = (
-            "thread_id", "status", "question", "standalone_question", "answer", "citations", "stop_reason",
-            "confidence", "unsupported_claims", "conflicts", "complexity", "route_reason", "hops", "retries",
-            "route", "trace", "notes", "reviewed", "interrupt",
-        )  # fmt: skip
-        typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False, default=str))
-        return
-    if result.get("answer") and not result.get("interrupt"):
-        typer.echo(result["answer"])
-    if result.get("citations"):
-        typer.echo("\nSources:")
-        for c in result["citations"]:
-            typer.echo(f"  [{c['mark']}] {c['title']} — {c['source']} ({c['chunk_id'][:12]})")
-    typer.echo("\nTrace:")
-    route = result.get("route")
-    if result.get("standalone_question") and result["standalone_question"] != result.get("question"):
-        route = f"{route} · as {result['standalone_question']!r}"
-    typer.echo(f"  route: {route}")
-    if result.get("confidence") is not None:
-        typer.echo(f"  confidence: {result['confidence']:.2f}")
-    for hop in result.get("trace", []):
-        relevant = sum(1 for v in hop.get("verdicts", {}).values() if v)
-        typer.echo(
-            f"  hop {hop['hop']}: {hop['query'][:70]!r} → {len(hop['chunk_ids'])} chunks, {hop['new']} new, "
-            f"{relevant} relevant, {hop.get('admitted', 0)} kept "
-            f"[{hop.get('grader', '?')}, {hop.get('elapsed_ms', 0):.0f} ms]"
-        )
-        for link in hop.get("links", []):  # a graph hop: which chunk's mention led where
-            typer.echo(f"    link: {link['from'][:12]} mentions {link['entity']!r} → {link['to'][:12]}")
-    for note in result.get("notes", []):
-        typer.echo(f"  note: {note}")
-    if result.get("interrupt"):
-        typer.echo(
-            f"  paused · hops {result.get('hops')} · retries {result.get('retries')} · thread {result['thread_id']}"
-        )
-        command = resume(result["thread_id"]) if resume else f"agentic-rag resume {result['thread_id']}"
-        _print_interrupt(command, result["interrupt"])
-        return
-    typer.echo(
-        f"  stop: {result.get('stop_reason')} · hops {result.get('hops')} · retries {result.get('retries')} "
-        f"· thread {result['thread_id']}"
-    )
-
-
-def _print_interrupt(resume: str, payload: dict) -> None:
-    typer.echo(f"\nWaiting for your {payload['kind']} review.")
-    if payload.get("error"):
-        typer.echo(f"  last answer refused: {payload['error']}")
-    if payload["kind"] == "route":
-        typer.echo(f"  route: {payload['route']} ({payload['reason']})")
-    elif payload["kind"] == "stop":
-        typer.echo(
-            f"  stopped: {payload['stop_reason']} after {payload['hops']} hop(s); tried: {payload['tried_queries']}"
-        )
-    else:
-        typer.echo(f"  draft: {payload['answer'][:300]}")
-    for view in payload.get("evidence", []):
-        typer.echo(f"  evidence {view['chunk_id']}: {view['title']} — {view['snippet'][:80]!r}")
-    typer.echo(f"  accepts: {payload['accepts']}")
-    typer.echo(f"  answer with: {resume} --answer VALUE")
-
-
-def _split_fields(items: list[str], option: str) -> list[tuple[str, str]]:
-    """``FIELD=VALUE`` items as (field, raw value) pairs.
-
-    Raises:
-        ConfigurationError: an item without ``=`` or without a field name.
-    """
-    pairs = []
-    for item in items:
-        name, sep, raw = item.partition("=")
-        if not sep or not name:
-            raise ConfigurationError(f"{option} {item!r}: use FIELD=VALUE")
-        pairs.append((name, raw))
-    return pairs
-
-
-def _field_values(items: list[str], option: str) -> dict:
-    """``FIELD=VALUE`` items as a dict; a value that parses as JSON (``3``, ``["a", "b"]``) is
-    taken as such, else as text; a repeated field collects its values in a list."""
-    values: dict = {}
-    for name, raw in _split_fields(items, option):
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        if name in values:
-            previous = values[name] if isinstance(values[name], list) else [values[name]]
-            value = [*previous, *(value if isinstance(value, list) else [value])]
-        values[name] = value
-    return values
-
-
-def _parse_answer(value: str) -> object:
-    """A JSON value when ``value`` looks like JSON, else the plain string (``approve``).
-
-    Raises:
-        ConfigurationError: ``value`` starts like a JSON object or list but does not parse.
-    """
-    try:
-        return json.loads(value)
-    except json.JSONDecodeError as exc:
-        if value.lstrip().startswith(("{", "[", '"')):
-            raise ConfigurationError(f"--answer is not valid JSON ({exc.msg} at character {exc.pos})") from None
-        return value
-
-
 @app.command()
 def ingest(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders (.md .txt .rst .html .pdf, QA .jsonl).")],
@@ -199,14 +64,14 @@ def ingest(
     embedding: Embedding = None,
 ) -> None:
     """Ingest files and folders; re-ingesting unchanged files adds nothing."""
-    with _app(_settings(data_dir, collection, embedding)) as application:
+    with _app(settings_from(data_dir, collection, embedding)) as application:
         report = application.ingest(paths, progress=sys.stderr.isatty())
         total = application.services.store.count()
     typer.echo(
         f"{report.files} files ({report.unchanged} unchanged): {report.added} chunks added, {report.removed} removed"
         + (f", {report.deleted_files} deleted files dropped" if report.deleted_files else "")
         + f"; collection '{application.settings.collection}' holds {total} chunks"
-        + _graph_summary(report)
+        + graph_summary(report)
     )
     for path in report.empty:
         typer.echo(f"note: skipped empty file {path}", err=True)
@@ -217,16 +82,6 @@ def ingest(
             f"{len(report.skipped)} file(s) could not be read (listed above); the rest were ingested. "
             "Fix or remove them and ingest again"
         )
-
-
-def _graph_summary(report: IngestReport) -> str:
-    graph = report.graph
-    if graph is None or not (graph.chunks_scanned or graph.mentions_dropped):
-        return ""
-    return (
-        f"; mention graph: {graph.chunks_scanned} chunks scanned, {graph.mentions_added} links added, "
-        f"{graph.mentions_dropped} dropped in {graph.seconds:.2f} s"
-    )
 
 
 @app.command(short_help="Answer a question from the ingested documents, with citations.")
@@ -242,18 +97,10 @@ def ask(
     max_evidence: Annotated[Optional[int], typer.Option(help="Evidence budget, in chunks.")] = None,
     retrieve_k: Annotated[Optional[int], typer.Option(help="Chunks per retrieval hop.")] = None,
     time_limit: Annotated[Optional[float], typer.Option(help="Time budget per question, seconds.")] = None,
-    graph_hop: Annotated[
-        Optional[bool], typer.Option(help="Alternate mention-link hops with new queries (default on).")
-    ] = None,
-    expansion: Annotated[
-        Optional[str], typer.Option(help="Query expansion: none, multi_query, hyde, step_back (needs a chat model).")
-    ] = None,
-    decompose: Annotated[
-        Optional[bool], typer.Option(help="Split compound/comparison questions into sub-questions (default off).")
-    ] = None,
-    adaptive: Annotated[
-        Optional[bool], typer.Option(help="One retrieval for questions classified single-hop (default off).")
-    ] = None,
+    graph_hop: Annotated[Optional[bool], typer.Option(help="Alternate link hops with new queries (on).")] = None,
+    expansion: Annotated[Optional[str], typer.Option(help="none, multi_query, hyde, step_back (LLM only).")] = None,
+    decompose: Annotated[Optional[bool], typer.Option(help="Split compound questions (default off).")] = None,
+    adaptive: Annotated[Optional[bool], typer.Option(help="One retrieval for single-hop questions (off).")] = None,
     source: Annotated[
         Optional[list[str]], typer.Option("--source", help="Only sources matching this glob (repeatable).")
     ] = None,
@@ -281,32 +128,32 @@ def ask(
             "decompose": decompose,
             "expansion": expansion,
             "sources": source or None,
-            "filters": _field_values(filter_ or [], "--filter") or None,
+            "filters": field_values(filter_ or [], "--filter") or None,
             "review_route": review_route,
             "review_stop": review_stop,
             "review_answer": review_answer,
         }
     )
     thread = thread or uuid.uuid4().hex
-    with _app(_settings(data_dir, collection, embedding)) as application:
+    with _app(settings_from(data_dir, collection, embedding)) as application:
         try:
             typer.echo(f"thread: {thread}", err=True)
             result = application.ask(question, thread_id=thread, context=context)
         except KeyboardInterrupt:
             if application.has_thread(thread):
-                hint = _resume_command(thread, data_dir, collection, embedding)
+                hint = resume_command(thread, data_dir, collection, embedding)
                 typer.echo(f"interrupted; finish this question with: {hint}", err=True)
             else:
                 typer.echo("interrupted before the run started; nothing was saved", err=True)
             raise typer.Exit(130) from None
-    _print_result(
-        result, as_json, partial(_resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
+    print_result(
+        result, as_json, partial(resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
     )
 
 
 @app.command()
 def resume(
-    thread: Annotated[str, typer.Argument(help="Thread id to continue.")],
+    thread: ThreadId,
     answer: Annotated[
         Optional[str], typer.Option("--answer", help="Answer to the pending review: JSON, or a word such as approve.")
     ] = None,
@@ -319,53 +166,45 @@ def resume(
     """Answer a thread's pending review, or finish a run that was interrupted (Ctrl-C, crash)."""
     from agentic_rag.app import NO_ANSWER
 
-    with _app(_settings(data_dir, collection, embedding)) as application:
-        value = NO_ANSWER if answer is None else _parse_answer(answer)
+    with _app(settings_from(data_dir, collection, embedding)) as application:
+        value = NO_ANSWER if answer is None else parse_answer(answer)
         result = application.resume(thread, value, checkpoint_id=checkpoint)
-    _print_result(
-        result, as_json, partial(_resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
+    print_result(
+        result, as_json, partial(resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
     )
 
 
 @app.command()
 def threads(
     limit: Annotated[int, typer.Option(help="How many threads.")] = 20,
+    status: Annotated[
+        Optional[str],
+        typer.Option(help="Only threads with this status: done, interrupted (waiting for a review) or unfinished."),
+    ] = None,
     as_json: AsJson = False,
     data_dir: DataDir = None,
 ) -> None:
     """Recent threads: status (done, interrupted for a review, unfinished), last update and question."""
-    with _app(_settings(data_dir, None)) as application:
-        rows = application.threads(limit)
-    _print_rows(
-        rows,
-        as_json,
-        lambda r: f"{r['thread_id']}  {r['status']:<11} {str(r['updated_at'])[:19]}  {r['question'][:70]}",
-    )
+    if status not in (None, "done", "interrupted", "unfinished"):
+        raise ConfigurationError(f"--status {status!r}: use done, interrupted or unfinished")
+    with _app(settings_from(data_dir, None)) as application:
+        print_rows(application.threads(limit, status), as_json, thread_line)
 
 
 @app.command()
 def history(
-    thread: Annotated[str, typer.Argument(help="Thread id.")],
+    thread: ThreadId,
     as_json: AsJson = False,
     data_dir: DataDir = None,
 ) -> None:
     """Every checkpoint of a thread: step, node, route, query, kept evidence, retries, stop."""
-    with _app(_settings(data_dir, None)) as application:
-        rows = application.history(thread)
-    _print_rows(
-        rows,
-        as_json,
-        lambda r: (
-            f"{r['checkpoint_id']}  step {r['step']:>2}  {r['node']:<13} route={r['route'] or '-'} "
-            f"query={(r['query'] or '')[:50]!r} evidence={len(r['evidence'])} retries={r['retries']} "
-            f"stop={r['stop_reason'] or '-'} next={','.join(r['next']) or '-'}"
-        ),
-    )
+    with _app(settings_from(data_dir, None)) as application:
+        print_rows(application.history(thread), as_json, checkpoint_line)
 
 
 @app.command()
 def replay(
-    thread: Annotated[str, typer.Argument(help="Thread id.")],
+    thread: ThreadId,
     checkpoint: Annotated[str, typer.Option("--checkpoint", help="Checkpoint id (see history).")],
     set_: Annotated[
         Optional[list[str]],
@@ -377,11 +216,11 @@ def replay(
     embedding: Embedding = None,
 ) -> None:
     """Time travel: continue a thread from an earlier checkpoint (its history forks there)."""
-    updates = {name: _parse_answer(raw) for name, raw in _split_fields(set_ or [], "--set")}
-    with _app(_settings(data_dir, collection, embedding)) as application:
+    updates = {name: parse_answer(raw) for name, raw in split_fields(set_ or [], "--set")}
+    with _app(settings_from(data_dir, collection, embedding)) as application:
         result = application.replay(thread, checkpoint, updates or None)
-    _print_result(
-        result, as_json, partial(_resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
+    print_result(
+        result, as_json, partial(resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
     )
 
 
@@ -404,6 +243,7 @@ def evaluate(
 ) -> None:
     """Compare standard (single-shot) and agentic RAG on a QA dataset pooled into one corpus.
     Ctrl-C keeps the results so far; the same command continues where it stopped."""
+    from agentic_rag.app import App
     from evaluation.datasets import FORMATS, detect_format
     from evaluation.report import write_report
     from evaluation.runner import EvalConfig, EvalRun
@@ -424,7 +264,8 @@ def evaluate(
     )
     RunContext(deciders=config.deciders, max_evidence=k, retrieve_k=k, max_retries=max_retries)  # validate early
     out = out or Path("eval-out") / dataset.stem
-    run = EvalRun(_settings(data_dir, None), config, out)
+    settings = settings_from(data_dir, None)
+    run = EvalRun(lambda name: App(settings.model_copy(update={"collection": name})), config, out)
     try:
         typer.echo(f"corpus: {run.build_corpus()} chunks; {len(run.items)} questions; results in {out}", err=True)
         records, completed = run.run(progress=sys.stderr.isatty())
@@ -437,10 +278,12 @@ def evaluate(
             "questions": len(run.items),
             "completed": completed,
         }
-        write_report(records, meta, out)
+        _, plots_note = write_report(records, meta, out)
     finally:
         run.close()
     typer.echo((out / "report.md").read_text())
+    if plots_note:
+        typer.echo(plots_note, err=True)
     if not completed:
         typer.echo(f"interrupted after {len(records)} results; run the same command to continue", err=True)
         raise typer.Exit(130)
@@ -451,18 +294,18 @@ def demo(data_dir: DataDir = None) -> None:
     """Ingest the Python reference manual and stdlib docs, then answer a few questions offline."""
     from ingest.pydoc_corpus import pydoc_sources
 
-    settings = _settings(data_dir, DEMO_COLLECTION)
+    settings = settings_from(data_dir, DEMO_COLLECTION)
     with _app(settings) as application:
         typer.echo(f"Ingesting the Python {sys.version.split()[0]} reference manual and module docs …")
         report = application.ingest_sources(pydoc_sources(settings.chunk_size, settings.chunk_overlap))
         typer.echo(
             f"{report.files} documents ({report.unchanged} unchanged): {report.added} chunks added, "
             f"{report.removed} removed; "
-            f"{application.services.store.count()} chunks in '{DEMO_COLLECTION}'{_graph_summary(report)}\n"
+            f"{application.services.store.count()} chunks in '{DEMO_COLLECTION}'{graph_summary(report)}\n"
         )
         for question in DEMO_QUESTIONS:
             typer.echo(f"Q: {question}")
-            _print_result(application.ask(question, context=RunContext(deciders="rules")), as_json=False)
+            print_result(application.ask(question, context=RunContext(deciders="rules")), as_json=False)
             typer.echo("")
 
 

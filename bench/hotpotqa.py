@@ -19,9 +19,10 @@ from collections import Counter
 from pathlib import Path
 
 from agentic_rag.app import App
+from core.settings import Settings
 from evaluation.metrics import percentile
-from graph.config import RunContext, Settings
-from graph.control import generation_plan
+from graph.context import RunContext
+from graph.policy import generation_plan
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "data" / "hotpotqa_dev_200.jsonl"
 
@@ -55,7 +56,7 @@ def main() -> None:
         for record in records:
             gold = {title for title, _ in record["supporting_facts"]}
             question = record["question"]
-            hits["bm25"] += gold <= title_of([cid for cid, _ in store.lexical_search(question, args.k)])
+            hits["bm25"] += gold <= title_of([cid for cid, _ in store.lexical.search(question, args.k)])
             hits["dense"] += gold <= title_of([cid for cid, _ in store.dense_search(question, args.k)])
             hits["hybrid"] += gold <= {c["title"] for c in store.search(question, args.k)}
             started = time.perf_counter()

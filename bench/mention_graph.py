@@ -18,7 +18,7 @@ from pathlib import Path
 from langchain_core.documents import Document
 
 from agentic_rag.app import App
-from graph.config import Settings
+from core.settings import Settings
 from ingest.loaders import Source
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"

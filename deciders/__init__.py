@@ -1,1 +1,64 @@
-"""Decision makers behind each node: one protocol per node, an LLM and a model-free version of each."""
+"""Decision makers behind the graph's nodes: one module per decision point, each holding its
+protocol, its result type, a model-free version and an LLM version.
+
+:func:`build_deciders` wires one complete set: model-free without a chat model, LLM with one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from langchain_core.language_models import BaseChatModel
+
+from core.tuning import TUNING, Tuning
+from deciders.decomposer import Decomposer, LLMDecomposer, RuleDecomposer
+from deciders.expander import Expander, LLMExpander, NoExpander
+from deciders.generator import ExtractiveGenerator, Generator, LLMGenerator
+from deciders.grader import Grader, LexicalGrader, LLMGrader
+from deciders.grounder import Grounder, LexicalGrounder, LLMGrounder
+from deciders.link_chooser import LinkChooser, LLMLinkChooser, RankedLinkChooser
+from deciders.reformulator import FeedbackReformulator, LLMReformulator, Reformulator
+from deciders.router import LLMRouter, Router, RuleRouter
+
+
+@dataclass
+class Deciders:
+    """One decider per decision point."""
+
+    router: Router
+    grader: Grader
+    reformulator: Reformulator
+    link_chooser: LinkChooser
+    generator: Generator
+    grounder: Grounder
+    decomposer: Decomposer
+    expander: Expander
+
+
+def build_deciders(model: BaseChatModel | None, tuning: Tuning = TUNING, min_relevance: float = 0.4) -> Deciders:
+    """The model-free deciders when ``model`` is ``None`` (``min_relevance`` is the lexical
+    grader's threshold), else the LLM deciders over ``model``."""
+    if model is None:
+        return Deciders(
+            router=RuleRouter(),
+            grader=LexicalGrader(min_relevance, tuning),
+            reformulator=FeedbackReformulator(tuning),
+            link_chooser=RankedLinkChooser(),
+            generator=ExtractiveGenerator(tuning),
+            grounder=LexicalGrounder(tuning),
+            decomposer=RuleDecomposer(tuning),
+            expander=NoExpander(),
+        )
+    return Deciders(
+        router=LLMRouter(model),
+        grader=LLMGrader(model, tuning),
+        reformulator=LLMReformulator(model, tuning),
+        link_chooser=LLMLinkChooser(model),
+        generator=LLMGenerator(model, tuning),
+        grounder=LLMGrounder(model, tuning),
+        decomposer=LLMDecomposer(model, tuning),
+        expander=LLMExpander(model),
+    )
+
+
+__all__ = ["Deciders", "build_deciders"]

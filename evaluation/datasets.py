@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agentic_rag.errors import IngestError
+from core.errors import IngestError
 from ingest.loaders import detect_qa_format, qa_paragraphs
 
 FORMATS = ("hotpotqa", "musique", "squad")

@@ -154,8 +154,15 @@ def render_markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+PLOTS_HINT = "plots skipped: matplotlib is not installed; pip install -e '.[eval]' to draw them"
+
+
 def write_plots(report: dict, records: list[dict], out: Path) -> list[Path]:
-    """recall_by_hop.png, latency.png, stop_reasons.png (matplotlib, no display needed)."""
+    """recall_by_hop.png, latency.png, stop_reasons.png (matplotlib, no display needed).
+
+    Raises:
+        ImportError: matplotlib (the ``eval`` extra) is not installed.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -198,10 +205,17 @@ def write_plots(report: dict, records: list[dict], out: Path) -> list[Path]:
     return paths
 
 
-def write_report(records: list[dict], meta: dict, out: Path) -> dict:
-    """Write report.json, report.md and the plots into ``out``; returns the report."""
+def write_report(records: list[dict], meta: dict, out: Path) -> tuple[dict, str | None]:
+    """Write report.json, report.md and the plots into ``out``.
+
+    Returns:
+        The report, and a one-line note when the plots were skipped (``None`` otherwise).
+    """
     report = build_report(records, meta)
     (out / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False))
     (out / "report.md").write_text(render_markdown(report))
-    write_plots(report, records, out)
-    return report
+    try:
+        write_plots(report, records, out)
+    except ImportError:
+        return report, PLOTS_HINT
+    return report, None

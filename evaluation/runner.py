@@ -17,18 +17,19 @@ import time
 import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 from langchain_core.callbacks import UsageMetadataCallbackHandler
 from langchain_core.documents import Document
 from langchain_core.runnables import RunnableLambda
 from tqdm import tqdm
 
-from agentic_rag.app import App
-from agentic_rag.errors import ConfigurationError
+from core.errors import ConfigurationError
+from deciders.generator import AnswerRequest
 from evaluation.datasets import QAItem, corpus, load_dataset
 from evaluation.metrics import contains_answer, exact_match, hop_contributions, support_recall, token_f1
-from graph.config import RunContext, Settings
-from graph.control import generation_plan
+from graph.context import RunContext
+from graph.policy import generation_plan
 from ingest.loaders import Source
 from store.chunks import chunk_id
 
@@ -84,16 +85,16 @@ class EvalRun:
     """One evaluation: corpus, questions, output folder.
 
     Args:
-        settings: where the data lives (the collection is chosen here, per dataset).
+        open_app: opens the application (``agentic_rag.app.App``) on a collection name; the
+            collection is chosen here, one per dataset.
         config: what to evaluate.
         out: output folder for ``questions.jsonl``, ``report.json``, ``report.md`` and plots.
-        chat_model: optional override of the settings' chat model (tests).
 
     Raises:
         ConfigurationError: unknown mode, or ``out`` holds a run with other settings.
     """
 
-    def __init__(self, settings: Settings, config: EvalConfig, out: Path, **app_kwargs) -> None:
+    def __init__(self, open_app: Callable[[str], Any], config: EvalConfig, out: Path) -> None:
         unknown = sorted(set(config.modes) - set(MODES))
         if unknown or not config.modes:
             raise ConfigurationError(f"unknown mode(s) {unknown}; use {', '.join(MODES)}")
@@ -101,7 +102,7 @@ class EvalRun:
             raise ConfigurationError(f"--limit {config.limit}: give at least 1")
         self.path = Path(config.dataset)
         self.items: list[QAItem] = load_dataset(self.path, config.format)[: config.limit]
-        self.app = App(settings.model_copy(update={"collection": collection_name(self.path)}), **app_kwargs)
+        self.app = open_app(collection_name(self.path))
         # Fail on a decider that cannot run before anything is written, and record what "auto"
         # resolved to, so a continued run cannot mix model-free and LLM results.
         probe = RunContext(deciders=config.deciders)
@@ -182,7 +183,7 @@ class EvalRun:
         started = time.perf_counter()
         chunks = self.app.services.search(item.question, self.config.k)
         generator = self.app.services.deciders(self.contexts["standard"]).generator
-        answer = RunnableLambda(lambda _: generator.generate(item.question, chunks, "answer", [])).invoke(
+        answer = RunnableLambda(lambda _: generator.generate(AnswerRequest(item.question, chunks, "answer"))).invoke(
             None, config={"callbacks": [cost]}
         )
         ids = [c["chunk_id"] for c in chunks]

@@ -1,9 +1,11 @@
 """Build the graph: route → retrieve → grade → follow links / reformulate → generate, joined by
-conditional edges.
+the conditional edges of :mod:`graph.policy`.
 
 ::
 
     START → route ─direct→ generate → END
+              ├─(decompose)→ decompose ═Send×n═> search_subquestion → merge_subquestions → grade
+              ├─(expansion)→ expand_query → retrieve
               └─retrieve→ retrieve → grade ─stop→ generate → check_grounding ─grounded→ END
                                                       ↑─────────────── ungrounded (once) ─┘
                               ↑        └─go on→ follow_links ─links→ grade
@@ -12,126 +14,98 @@ conditional edges.
 
 with three optional human reviews (interrupts, off by default): ``review_route`` after route,
 ``review_stop`` before a caveat answer, ``review_answer`` after generate (see
-:mod:`graph.interrupts`). The edge functions only read ``route``, ``stop_reason``, ``links`` and the
-run's switches; the nodes decide them, and :mod:`graph.control` holds the caps.
+:mod:`graph.interrupts`). The node functions are passed in (:func:`nodes.make_nodes` builds
+them), so this layer knows the topology and the policy, not how a node does its work.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Callable, Mapping
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 
-from graph.config import RunContext
-from graph.control import first_search, wants_stop_review
-from graph.services import GraphServices
-from graph.state import AgentState, InputState, OutputState
-from nodes import (
-    check_grounding,
-    decompose,
-    expand_query,
-    follow_links,
-    generate,
-    grade,
-    reformulate,
-    retrieve,
-    route,
+from graph import policy
+from graph.context import RunContext, turn_context
+from graph.state import AgentState, InputState, OutputState, apply_update
+
+NODES = (
+    "route",
+    "review_route",
+    "decompose",
+    "search_subquestion",
+    "merge_subquestions",
+    "expand_query",
+    "retrieve",
+    "grade",
+    "follow_links",
+    "reformulate",
+    "review_stop",
+    "generate",
+    "check_grounding",
+    "review_answer",
 )
-from nodes.review_answer import review_answer
-from nodes.review_route import review_route
-from nodes.review_stop import review_stop
+"""Every node of the graph; :func:`build_graph` needs a function for each."""
+
+EDGES = {
+    "route": policy.after_route,
+    "review_route": policy.after_review_route,
+    "decompose": policy.after_decompose,
+    "grade": policy.after_grade,
+    "follow_links": policy.after_follow_links,
+    "reformulate": policy.after_reformulate,
+    "review_stop": policy.after_review_stop,
+    "generate": policy.after_generate,
+    "check_grounding": policy.after_check_grounding,
+    "review_answer": policy.after_review_answer,
+}
+"""Conditional edges: node → the policy function choosing what follows it."""
+FAN_OUT = {"decompose": ["search_subquestion", "expand_query", "retrieve"]}
+"""Destinations of edges that may return ``Send`` tasks (their type cannot name them)."""
 
 
-def _switch(state: AgentState, switch: str) -> bool:
-    """Whether the run's boolean setting ``switch`` is on (from the settings the question
-    started with)."""
-    return bool(state.get("run_context", {}).get(switch))
+def with_stop_rule(node: Callable, rule: Callable) -> Callable:
+    """``node`` followed by the policy's stop ``rule`` on the state it leaves: the node returns
+    facts, the rule adds ``stop_reason`` (``None``: go on)."""
+
+    def step(state: AgentState, runtime: Runtime[RunContext]) -> dict:
+        update = node(state, runtime)
+        ctx = turn_context(state, runtime.context)
+        return {**update, "stop_reason": rule(apply_update(state, update), ctx)}
+
+    step.__name__ = getattr(node, "__name__", "step")
+    return step
 
 
-def after_route(state: AgentState) -> Literal["review_route", "decompose", "expand_query", "retrieve", "generate"]:
-    """Turns that need no documents go straight to the generator (after the optional review);
-    with the run's ``decompose`` switch, others are split first, or with an ``expansion``
-    strategy, expanded first."""
-    if _switch(state, "review_route"):
-        return "review_route"
-    return "generate" if state.get("route") == "direct" else first_search(state)
-
-
-def after_grade(state: AgentState) -> Literal["follow_links", "reformulate", "review_stop", "generate"]:
-    """Generate once any stop reason is set (enough evidence, or a cap fired); a stop without
-    enough evidence goes to the optional stop review first. Otherwise the next hop follows the
-    mention graph (when the run's ``graph_hop`` is on and the last hop was not a graph hop),
-    else writes a new query: graph hops and entity-query hops alternate along a chain."""
-    if not state.get("stop_reason"):
-        last = (state.get("trace") or [{}])[-1]
-        graph = state.get("run_context", {}).get("graph_hop", True) and not last.get("links")
-        return "follow_links" if graph else "reformulate"
-    return "review_stop" if wants_stop_review(state) else "generate"
-
-
-def after_follow_links(state: AgentState) -> Literal["grade", "reformulate"]:
-    """Grade the chunks the links reached; with no link to follow, fall back to a new query."""
-    return "grade" if state.get("links") else "reformulate"
-
-
-def after_reformulate(state: AgentState) -> Literal["retrieve", "review_stop", "generate"]:
-    """Search again unless the new query repeats one already tried."""
-    if not state.get("stop_reason"):
-        return "retrieve"
-    return "review_stop" if wants_stop_review(state) else "generate"
-
-
-def after_generate(state: AgentState) -> Literal["check_grounding", "__end__"]:
-    """Answers from the documents have their grounding checked; small talk ends."""
-    return END if state.get("route") == "direct" else "check_grounding"
-
-
-def after_check_grounding(state: AgentState) -> Literal["generate", "review_answer", "__end__"]:
-    """An ungrounded first draft is regenerated once; then the optional answer review."""
-    if state.get("grounding", {}).get("status") == "regenerate":
-        return "generate"
-    return "review_answer" if _switch(state, "review_answer") else END
-
-
-def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
+def build_graph(nodes: Mapping[str, Callable], checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
     """Compile the agentic RAG graph.
 
     Args:
-        services: the retriever and deciders the nodes use.
-        checkpointer: a LangGraph checkpointer (the CLI passes the SQLite saver); ``None`` when
+        nodes: a function ``(state, runtime) -> partial update`` for every name in :data:`NODES`
+            (``search_subquestion`` takes its ``Send`` payload instead of the state).
+        checkpointer: a LangGraph checkpointer (the app passes the SQLite saver); ``None`` when
             the LangGraph server supplies persistence.
 
     Returns:
         The compiled graph; input ``{"question": str}``, run settings as ``context``
         (:class:`RunContext`), thread id in ``config["configurable"]["thread_id"]``.
+
+    Raises:
+        ValueError: ``nodes`` lacks a node or names one the graph does not have.
     """
+    if set(nodes) != set(NODES):
+        raise ValueError(f"nodes must be exactly {sorted(NODES)}; got {sorted(nodes)}")
     builder = StateGraph(AgentState, context_schema=RunContext, input_schema=InputState, output_schema=OutputState)
-    builder.add_node("route", route.make_node(services))
-    builder.add_node("decompose", decompose.make_decompose(services))
-    builder.add_node("search_subquestion", decompose.make_search(services))
-    builder.add_node("merge_subquestions", decompose.merge_subquestions)
-    builder.add_node("expand_query", expand_query.make_node(services))
-    builder.add_node("retrieve", retrieve.make_node(services))
-    builder.add_node("grade", grade.make_node(services))
-    builder.add_node("reformulate", reformulate.make_node(services))
-    builder.add_node("follow_links", follow_links.make_node(services))
-    builder.add_node("generate", generate.make_node(services))
-    builder.add_node("check_grounding", check_grounding.make_node(services))
-    builder.add_node("review_route", review_route, destinations=("decompose", "expand_query", "retrieve", "generate"))
-    builder.add_node("review_stop", review_stop, destinations=("retrieve", "generate", END))
-    builder.add_node("review_answer", review_answer, destinations=("generate", END))
+    for name in NODES:
+        rule = policy.STOP_RULES.get(name)
+        builder.add_node(name, with_stop_rule(nodes[name], rule) if rule else nodes[name])
     builder.add_edge(START, "route")
-    builder.add_conditional_edges("route", after_route)
-    builder.add_conditional_edges("decompose", decompose.fan_out, ["search_subquestion", "expand_query", "retrieve"])
+    for name, edge in EDGES.items():
+        builder.add_conditional_edges(name, edge, FAN_OUT.get(name))
     builder.add_edge("search_subquestion", "merge_subquestions")
     builder.add_edge("merge_subquestions", "grade")
     builder.add_edge("expand_query", "retrieve")
     builder.add_edge("retrieve", "grade")
-    builder.add_conditional_edges("grade", after_grade)
-    builder.add_conditional_edges("follow_links", after_follow_links)
-    builder.add_conditional_edges("reformulate", after_reformulate)
-    builder.add_conditional_edges("generate", after_generate)
-    builder.add_conditional_edges("check_grounding", after_check_grounding)
     return builder.compile(checkpointer=checkpointer, name="agentic-rag")

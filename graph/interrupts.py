@@ -1,7 +1,7 @@
 """Human-in-the-loop: what a reviewer sees at each interrupt, and what they may answer.
 
 Interrupts use LangGraph's ``interrupt()`` and are resumed with ``Command(resume=VALUE)``. They are
-off by default; each is switched on per run in :class:`graph.config.RunContext`. The payload a
+off by default; each is switched on per run in :class:`graph.context.RunContext`. The payload a
 reviewer sees is a ``RouteReview``, ``StopReview`` or ``AnswerReview`` (below), each with
 ``accepts`` (the values allowed) and ``error`` (why the previous answer was refused, if it was).
 
@@ -23,7 +23,7 @@ per review round.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal, TypedDict, TypeVar
+from typing import Any, Callable, ClassVar, Literal, TypedDict, TypeVar
 
 from langgraph.types import interrupt
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -79,43 +79,40 @@ STOP_ACCEPTS = '{"action": "query", "query": "<new search>"}, "accept" (caveat a
 ANSWER_ACCEPTS = '"approve", {"action": "edit", "answer": "<text>"} or {"action": "drop", "chunk_ids": ["<id>", ...]}'
 
 
-class RouteDecisionIn(BaseModel):
+class DecisionIn(BaseModel):
+    """A reviewer's decision: an ``action`` and the fields it needs (:attr:`needs`)."""
+
     model_config = ConfigDict(extra="forbid")
+    action: str
+    needs: ClassVar[dict[str, str]] = {}
+    """action → the field it needs, which must be non-empty (not blank, not an empty list)."""
+
+    @model_validator(mode="after")
+    def _fields_for_action(self) -> "DecisionIn":
+        field = self.needs.get(self.action)
+        value = getattr(self, field) if field else True
+        if not (value.strip() if isinstance(value, str) else value):
+            raise ValueError(f'"{self.action}" needs a non-empty "{field}"')
+        return self
+
+
+class RouteDecisionIn(DecisionIn):
     action: Literal["approve", "override"]
     route: Literal["retrieve", "direct"] | None = None
-
-    @model_validator(mode="after")
-    def _route_with_override(self) -> "RouteDecisionIn":
-        if self.action == "override" and self.route is None:
-            raise ValueError('"override" needs "route": "retrieve" or "direct"')
-        return self
+    needs: ClassVar[dict[str, str]] = {"override": "route"}
 
 
-class StopDecisionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class StopDecisionIn(DecisionIn):
     action: Literal["query", "accept", "stop"]
     query: str | None = None
-
-    @model_validator(mode="after")
-    def _query_with_query(self) -> "StopDecisionIn":
-        if self.action == "query" and not (self.query and self.query.strip()):
-            raise ValueError('"query" needs a non-empty "query"')
-        return self
+    needs: ClassVar[dict[str, str]] = {"query": "query"}
 
 
-class AnswerDecisionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class AnswerDecisionIn(DecisionIn):
     action: Literal["approve", "edit", "drop"]
     answer: str | None = None
     chunk_ids: list[str] | None = None
-
-    @model_validator(mode="after")
-    def _fields_for_action(self) -> "AnswerDecisionIn":
-        if self.action == "edit" and not (self.answer and self.answer.strip()):
-            raise ValueError('"edit" needs a non-empty "answer"')
-        if self.action == "drop" and not self.chunk_ids:
-            raise ValueError('"drop" needs "chunk_ids", a non-empty list')
-        return self
+    needs: ClassVar[dict[str, str]] = {"edit": "answer", "drop": "chunk_ids"}
 
 
 Decision = TypeVar("Decision", bound=BaseModel)

@@ -1,17 +1,22 @@
-"""What the nodes need from the outside world, as a protocol: a retriever and the deciders."""
+"""What the nodes need from the outside world, as a protocol: a retriever, the deciders and the
+tuning. :class:`agentic_rag.app.Services` implements it."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from deciders.base import Deciders
-from graph.config import RunContext
+from core.tuning import Tuning
+from deciders import Deciders
+from graph.context import RunContext
 from store.chunks import Chunk
 from store.filters import ChunkFilter
 from store.mentions import Link
 
 
 class GraphServices(Protocol):
+    tuning: Tuning
+    """The tuned constants the nodes use."""
+
     def search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[Chunk]:
         """Hybrid retrieval: up to ``k`` chunks for ``query`` that ``where`` allows, best first."""
         ...
@@ -21,7 +26,7 @@ class GraphServices(Protocol):
         ...
 
     def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
-        """Relevance of each chunk in ``ids`` to ``query``, ranked among ``ids`` only."""
+        """Relevance (0–1) of each chunk in ``ids`` to ``query``, ranked among ``ids`` only."""
         ...
 
     def links_from(self, chunk_ids: list[str], exclude: list[str], where: ChunkFilter | None = None) -> list[Link]:

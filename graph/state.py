@@ -3,21 +3,41 @@
 Reducers are chosen per field:
 
 * ``messages`` accumulates across turns (``add_messages``): it is the thread's conversation.
-* Every other field is per question and plain last-write-wins. The route node writes all of them
-  at the start of each turn (see :func:`fresh_turn`), so a new question on the same thread starts
-  with a fresh retry budget, empty evidence and an empty trace — never inherited from the last
-  turn. Nodes return whole new lists (``trace + [entry]``) instead of relying on an appending
-  reducer, which could not be reset.
+* The per-question lists — ``trace`` (:func:`merge_trace`: entries of one hop merge), ``notes``,
+  ``tried_queries``, ``seen_ids``, ``expanded_ids``, ``sub_results`` — append: a node returns
+  only what it adds.
+* Every other field is last-write-wins.
+
+The route node writes every per-question field at the start of each turn (see
+:func:`fresh_turn`), the appending ones through LangGraph's ``Overwrite`` (the reset marker that
+bypasses a reducer), so a new question on the same thread starts with a fresh retry budget,
+empty evidence and an empty trace — never inherited from the last turn.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, TypedDict
+import operator
+from typing import Annotated, Any, Callable, Literal, TypedDict
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+from langgraph.types import Overwrite
 
-from store.chunks import Chunk
+from deciders.chunks import HopChunk
+from graph.evidence import EvidenceChunk
+
+StopReason = Literal[
+    "no_retrieval",  # routed to a direct reply
+    "sufficient_evidence",  # the grader judged the kept evidence enough
+    "evidence_budget",  # evidence full, and the last hop brought nothing better
+    "time_limit",
+    "no_progress",  # the last hop's chunks overlapped earlier ones ≥ overlap_stop
+    "max_retries",
+    "repeated_query",  # the reformulator produced a query already tried
+    "single_retrieval",  # adaptive routing: a single-retrieval question after its one hop
+    "stopped_by_reviewer",
+]
+"""Why the search loop stopped (see :mod:`graph.policy`)."""
 
 
 class Citation(TypedDict):
@@ -62,6 +82,22 @@ class HopTrace(TypedDict, total=False):
     links: list[dict]
     """Graph hops: each link followed, ``{"from": chunk id, "entity": name, "to": chunk id}``."""
     elapsed_ms: float
+    """Time spent on this hop (retrieval, grading, writing the next query), in milliseconds."""
+
+
+def merge_trace(current: list[HopTrace] | None, update: list[HopTrace]) -> list[HopTrace]:
+    """Reducer of ``trace``: an entry for a hop already traced is merged into it (its
+    ``elapsed_ms`` added), any other is appended; so grading or reformulating a hop only sends
+    what it adds to that hop's entry."""
+    merged = list(current or [])
+    for entry in update:
+        at = next((i for i, e in enumerate(merged) if e.get("hop") == entry.get("hop")), None)
+        if at is None:
+            merged.append(entry)
+        else:
+            elapsed = merged[at].get("elapsed_ms", 0.0) + entry.get("elapsed_ms", 0.0)
+            merged[at] = {**merged[at], **entry, "elapsed_ms": round(elapsed, 2)}
+    return merged
 
 
 class InputState(TypedDict):
@@ -76,7 +112,7 @@ class OutputState(TypedDict, total=False):
     route: str
     route_reason: str
     complexity: str
-    stop_reason: str | None
+    stop_reason: StopReason | None
     hops: int
     retries: int
     trace: list[HopTrace]
@@ -101,7 +137,7 @@ class AgentState(TypedDict, total=False):
     run's ``adaptive`` switch is on)."""
     sub_questions: list[str]
     """Sub-questions of a decomposed question (``decompose`` switch), else empty."""
-    sub_results: Annotated[list[dict], extend_or_reset]
+    sub_results: Annotated[list[dict], operator.add]
     """Fan-in of the parallel sub-question searches: ``{"index", "chunks", "elapsed_ms"}``."""
     query: str
     """The (first) query of the current hop."""
@@ -110,23 +146,23 @@ class AgentState(TypedDict, total=False):
     fuse_queries: bool
     """Fuse the hop's per-query rankings by reciprocal rank (query expansion) instead of
     taking the top few of each in turn (bridge entities)."""
-    tried_queries: list[str]
-    chunks: list[Chunk]
+    tried_queries: Annotated[list[str], operator.add]
+    chunks: list[HopChunk]
     """Chunks returned by the last hop."""
-    evidence: list[Chunk]
+    evidence: list[EvidenceChunk]
     """Relevant chunks kept so far, unique by chunk id, best first, at most ``max_evidence``."""
     conflicts: list[dict]
     """Versions of one document found together; the newest is preferred (see
-    :func:`nodes.grade.prefer_newer`)."""
-    seen_ids: list[str]
-    expanded_ids: list[str]
+    :func:`graph.evidence.prefer_newer`)."""
+    seen_ids: Annotated[list[str], operator.add]
+    expanded_ids: Annotated[list[str], operator.add]
     """Evidence chunks whose mention links a graph hop has followed."""
     links: list[dict]
     """Links the last graph hop followed (empty: nothing new to follow, fall back to a query)."""
     retries: int
     hops: int
     sufficient: bool
-    stop_reason: str | None
+    stop_reason: StopReason | None
     answer: str
     citations: list[Citation]
     grounding: dict
@@ -135,10 +171,10 @@ class AgentState(TypedDict, total=False):
     answer), ``checked`` (claims), ``decider``."""
     unsupported_claims: list[str]
     confidence: float | None
-    """Confidence in the answer, 0–1 (see :func:`graph.control.answer_confidence`); ``None``
+    """Confidence in the answer, 0–1 (see :func:`graph.policy.answer_confidence`); ``None``
     for a direct reply."""
-    trace: list[HopTrace]
-    notes: list[str]
+    trace: Annotated[list[HopTrace], merge_trace]
+    notes: Annotated[list[str], operator.add]
     """Decider fallbacks and other events worth a look (``node: what happened``)."""
     elapsed_ms: float
     """Time spent working on this question so far, in milliseconds (resumes are not charged
@@ -153,21 +189,28 @@ class AgentState(TypedDict, total=False):
     a killed run continues under the same caps — LangGraph does not checkpoint the context."""
 
 
-def extend_or_reset(current: list | None, update: list | None) -> list:
-    """Reducer of ``sub_results``: parallel sub-question searches append; ``None`` empties it."""
-    return [] if update is None else [*(current or []), *update]
+APPENDING = {
+    "trace": merge_trace,
+    "notes": operator.add,
+    "tried_queries": operator.add,
+    "seen_ids": operator.add,
+    "expanded_ids": operator.add,
+    "sub_results": operator.add,
+}
+"""The per-question fields whose updates append, with their reducers."""
 
 
 def fresh_turn(question: str) -> dict:
-    """Values of every per-question field at the start of a turn."""
-    return {
+    """Values of every per-question field at the start of a turn (the appending ones wrapped in
+    ``Overwrite``: a reset, not an append)."""
+    values: dict[str, Any] = {
         "question": question,
         "standalone_question": question,
         "route": "",
         "route_reason": "",
         "complexity": "",
         "sub_questions": [],
-        "sub_results": None,
+        "sub_results": [],
         "query": question,
         "hop_queries": [question],
         "fuse_queries": False,
@@ -193,3 +236,21 @@ def fresh_turn(question: str) -> dict:
         "human_hops": 0,
         "reviewed": "",
     }
+    return {k: Overwrite(v) if k in APPENDING else v for k, v in values.items()}
+
+
+def apply_update(state: dict, update: dict) -> dict:
+    """The state as it will be once ``update`` is applied (appending fields through their
+    reducers, ``Overwrite`` as a reset, the rest replaced); ``messages`` is left as it was."""
+    after = dict(state)
+    for key, value in update.items():
+        if key == "messages":
+            continue
+        reducer: Callable | None = APPENDING.get(key)
+        if isinstance(value, Overwrite):
+            after[key] = value.value
+        elif reducer is not None:
+            after[key] = reducer(state.get(key) or [], value)
+        else:
+            after[key] = value
+    return after

@@ -11,7 +11,7 @@ import psycopg
 import sqlalchemy.exc
 from tqdm import tqdm
 
-from agentic_rag.errors import IngestError
+from core.errors import IngestError
 from ingest.loaders import TEXT_SUFFIXES, EmptySourceError, Source, UnreadableSourceError, iter_files, load_file
 from store.chunks import WRITE_BATCH, ChunkStore
 from store.mentions import GraphUpdate
@@ -42,7 +42,7 @@ def store_source(store: ChunkStore, source: Source, report: IngestReport, progre
     chunk-level progress bar for a source of more than ``WRITE_BATCH`` chunks. The mention
     graph is left to :func:`store_sources` / :func:`ingest_files`, once per run."""
     report.files += 1
-    if store.source_hash(source.key) == source.content_hash:
+    if store.catalog.source_hash(source.key) == source.content_hash:
         report.unchanged += 1
         return
     show = progress and len(source.chunks) > WRITE_BATCH
@@ -122,7 +122,7 @@ def ingest_files(
             report.skipped.append((str(path), f"refused by PostgreSQL ({str(exc).splitlines()[0][:120]})"))
     present = {str(f) for f in files}
     for folder in (p.resolve() for p in paths if p.is_dir()):
-        for source in store.sources_under(f"{folder}{os.sep}"):
+        for source in store.catalog.sources_under(f"{folder}{os.sep}"):
             if source not in present:
                 report.removed += store.delete_source(source)
                 report.deleted_files += 1

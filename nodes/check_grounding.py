@@ -5,31 +5,27 @@ the unsupported claims listed — never silently."""
 from __future__ import annotations
 
 from langchain_core.messages import RemoveMessage
-from langgraph.runtime import Runtime
 
-from graph.config import RunContext, turn_context
-from graph.control import answer_confidence, generation_plan
+from graph.context import RunContext
+from graph.policy import answer_confidence, generation_plan
 from graph.services import GraphServices
 from graph.state import AgentState
-from nodes import stopwatch
+from nodes.step import node
 
 
 def make_node(services: GraphServices):
-    def check_grounding(state: AgentState, runtime: Runtime[RunContext]) -> dict:
+    @node
+    def check_grounding(state: AgentState, ctx: RunContext) -> dict:
         """Check an ``answer``-mode draft (caveat answers are not checked) and set
         ``grounding`` (``status``: ``grounded``, ``regenerate``, ``unsupported`` or
         ``unchecked``), ``unsupported_claims`` and ``confidence``."""
-        ctx = turn_context(state, runtime.context)
-        mode, evidence = generation_plan(state)
+        mode, evidence = generation_plan(state, services.tuning)
         by_id = {c["chunk_id"]: c for c in evidence}
         cited = [(c["mark"], by_id[c["chunk_id"]]) for c in state.get("citations", []) if c["chunk_id"] in by_id]
         retried = state.get("grounding", {}).get("status") == "regenerate"
-        with stopwatch() as ms:
-            grounding = (
-                services.deciders(ctx).grounder.check(state.get("answer", ""), cited) if mode == "answer" else None
-            )
-        update: dict = {"elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0]}
-        notes = [*state.get("notes", [])]
+        grounding = services.deciders(ctx).grounder.check(state.get("answer", ""), cited) if mode == "answer" else None
+        update: dict = {}
+        notes = []
         if grounding is None:
             status, unsupported, checked = "unchecked", [], 0
         else:
@@ -45,7 +41,7 @@ def make_node(services: GraphServices):
         update.update(
             grounding={"status": status, "checked": checked, "decider": grounding.decider if grounding else ""},
             unsupported_claims=unsupported,
-            confidence=answer_confidence(state, cited, checked, len(unsupported)),
+            confidence=answer_confidence(state, cited, checked, len(unsupported), services.tuning),
             notes=notes,
         )
         return update

@@ -3,32 +3,31 @@
 from __future__ import annotations
 
 from langchain_core.messages import AIMessage
-from langgraph.runtime import Runtime
 
-from graph.config import RunContext, turn_context
-from graph.control import generation_plan
+from deciders.generator import AnswerRequest
+from graph.context import RunContext
+from graph.policy import generation_plan
 from graph.services import GraphServices
 from graph.state import AgentState, Citation
-from nodes import stopwatch
+from nodes.step import node, with_note
 
 
 def make_node(services: GraphServices):
-    def generate(state: AgentState, runtime: Runtime[RunContext]) -> dict:
+    @node
+    def generate(state: AgentState, ctx: RunContext) -> dict:
         """Answer from the kept evidence when the loop stopped with enough of it; otherwise say
         plainly that the documents do not hold the answer and show what was found."""
-        ctx = turn_context(state, runtime.context)
-        mode, evidence = generation_plan(state)
-        conversation = list(state.get("messages", []))[:-1]
-        with stopwatch() as ms:
-            regenerating = state.get("grounding", {}).get("status") == "regenerate"
-            answer = services.deciders(ctx).generator.generate(
-                state.get("standalone_question") or state["question"],
-                evidence,
-                mode,
-                conversation,
-                avoid=state.get("unsupported_claims", []) if regenerating else (),
-                sub_questions=state.get("sub_questions", []),
-            )
+        mode, evidence = generation_plan(state, services.tuning)
+        regenerating = state.get("grounding", {}).get("status") == "regenerate"
+        request = AnswerRequest(
+            question=state["standalone_question"],
+            evidence=evidence,
+            mode=mode,
+            conversation=list(state.get("messages", []))[:-1],
+            avoid=state.get("unsupported_claims", []) if regenerating else (),
+            sub_questions=state.get("sub_questions", []),
+        )
+        answer = services.deciders(ctx).generator.generate(request)
         by_id = {c["chunk_id"]: c for c in evidence}
         citations = [
             Citation(
@@ -48,10 +47,7 @@ def make_node(services: GraphServices):
             "citations": citations,
             # The cited titles name what the answer is about: follow-ups resolve "he"/"it" to them.
             "messages": [AIMessage(answer.text, additional_kwargs={"cited_titles": [c["title"] for c in citations]})],
-            "elapsed_ms": state.get("elapsed_ms", 0.0) + ms[0],
         }
-        if answer.note:
-            update["notes"] = [*state.get("notes", []), f"generate: {answer.note}"]
-        return update
+        return with_note(update, "generate", answer.note)
 
     return generate

@@ -4,19 +4,17 @@ evidence chunks and has it regenerated."""
 from __future__ import annotations
 
 import re
-from typing import Literal
 
 from langchain_core.messages import AIMessage, RemoveMessage
-from langgraph.graph import END
-from langgraph.types import Command
 
-from graph.control import generation_plan
 from graph.interrupts import ANSWER_ACCEPTS, AnswerDecisionIn, AnswerReview, ask_reviewer, evidence_views
+from graph.policy import generation_plan
 from graph.state import AgentState
 
 
-def review_answer(state: AgentState) -> Command[Literal["generate", "__end__"]]:
-    """Interrupt with an :class:`AnswerReview`.
+def review_answer(state: AgentState) -> dict:
+    """Interrupt with an :class:`AnswerReview` (the policy routes on ``reviewed``:
+    :func:`graph.policy.after_review_answer`).
 
     * approve — end with the draft;
     * edit — end with the reviewer's text (citations kept where their ``[mark]`` remains);
@@ -47,7 +45,7 @@ def review_answer(state: AgentState) -> Command[Literal["generate", "__end__"]]:
 
     decision = ask_reviewer(dict(payload), ids_known)
     if decision.action == "approve":
-        return Command(update={"reviewed": "approved"}, goto=END)
+        return {"reviewed": "approved"}
     draft = state["messages"][-1]
     if decision.action == "edit":
         marks = {int(m) for m in re.findall(r"\[(\d+)\]", decision.answer)}
@@ -57,13 +55,14 @@ def review_answer(state: AgentState) -> Command[Literal["generate", "__end__"]]:
             "messages": [AIMessage(decision.answer, id=draft.id)],
             "reviewed": "edited",
         }
-        return Command(update=update, goto=END)
+        return update
     dropped = set(decision.chunk_ids)
     update = {
         "evidence": [c for c in state.get("evidence", []) if c["chunk_id"] not in dropped],
         "chunks": [c for c in state.get("chunks", []) if c["chunk_id"] not in dropped],
         "messages": [RemoveMessage(id=draft.id)],
         "grounding": {},  # the new draft gets its own check and its own regeneration
-        "notes": [*state.get("notes", []), f"review: dropped {len(dropped)} chunk(s) and regenerated"],
+        "reviewed": "dropped",
+        "notes": [f"review: dropped {len(dropped)} chunk(s) and regenerated"],
     }
-    return Command(update=update, goto="generate")
+    return update

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
-from langgraph.types import Command
-
-from graph.control import first_search
 from graph.interrupts import ROUTE_ACCEPTS, RouteReview, ask_reviewer
 from graph.state import AgentState
 
 
-def review_route(state: AgentState) -> Command[Literal["decompose", "expand_query", "retrieve", "generate"]]:
-    """Interrupt with a :class:`RouteReview`; continue down the approved or overridden route."""
+def review_route(state: AgentState) -> dict:
+    """Interrupt with a :class:`RouteReview`; record the approved or overridden route (the
+    policy follows it: :func:`graph.policy.after_review_route`)."""
     payload = RouteReview(
         kind="route",
         question=state["question"],
@@ -26,4 +22,4 @@ def review_route(state: AgentState) -> Command[Literal["decompose", "expand_quer
     update = {"route": route, "stop_reason": "no_retrieval" if route == "direct" else None}
     if route != state["route"]:
         update["route_reason"] = "overridden by the reviewer"
-    return Command(update=update, goto="generate" if route == "direct" else first_search(state))
+    return update

@@ -3,24 +3,21 @@ for one more hop, accepts the caveat answer, or stops."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 from langchain_core.messages import AIMessage
-from langgraph.graph import END
-from langgraph.types import Command
 
-from graph.control import CAVEAT_SHOWN, MAX_HUMAN_HOPS, is_repeated
 from graph.interrupts import STOP_ACCEPTS, StopDecisionIn, StopReview, ask_reviewer, evidence_views
+from graph.policy import MAX_HUMAN_HOPS, generation_plan, is_repeated
 from graph.state import AgentState
 
 STOPPED_TEXT = "Stopped by the reviewer before an answer was written."
 
 
-def review_stop(state: AgentState) -> Command[Literal["retrieve", "generate", "__end__"]]:
+def review_stop(state: AgentState) -> dict:
     """Interrupt with a :class:`StopReview`. A query already tried this turn is refused (the
-    reviewer is asked again); an accepted query runs one more hop, counted in ``human_hops``."""
+    reviewer is asked again); an accepted query runs one more hop, counted in ``human_hops``
+    (the policy routes on ``reviewed``: :func:`graph.policy.after_review_stop`)."""
     tried = state.get("tried_queries", [])
-    shown = state.get("evidence") or state.get("chunks", [])[:CAVEAT_SHOWN]
+    _, shown = generation_plan(state)  # what a caveat answer would show
     payload = StopReview(
         kind="stop",
         question=state["question"],
@@ -40,7 +37,7 @@ def review_stop(state: AgentState) -> Command[Literal["retrieve", "generate", "_
 
     decision = ask_reviewer(dict(payload), not_tried)
     if decision.action == "accept":
-        return Command(update={"reviewed": "accepted"}, goto="generate")
+        return {"reviewed": "accepted"}
     if decision.action == "stop":
         update = {
             "stop_reason": "stopped_by_reviewer",
@@ -49,15 +46,17 @@ def review_stop(state: AgentState) -> Command[Literal["retrieve", "generate", "_
             "messages": [AIMessage(STOPPED_TEXT)],
             "reviewed": "stopped",
         }
-        return Command(update=update, goto=END)
-    trace = [*state.get("trace", [])]
-    if trace:
-        trace[-1] = {**trace[-1], "next_query_by": "reviewer", "next_query_reason": "supplied at the stop review"}
-    update = {
+        return update
+    return {
         "query": decision.query.strip(),
         "hop_queries": [decision.query.strip()],
         "stop_reason": None,
         "human_hops": state.get("human_hops", 0) + 1,
-        "trace": trace,
+        "trace": [
+            {
+                "hop": state.get("hops", 0),
+                "next_query_by": "reviewer",
+                "next_query_reason": "supplied at the stop review",
+            }
+        ],
     }
-    return Command(update=update, goto="retrieve")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from langchain_core.language_models import BaseChatModel
 
-from agentic_rag.errors import ConfigurationError
-from graph.config import Settings
+from core.errors import ConfigurationError
+from core.settings import Settings
 
 
 def load_chat_model(settings: Settings) -> BaseChatModel | None:

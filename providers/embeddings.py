@@ -13,7 +13,7 @@ from pathlib import Path
 
 from langchain_core.embeddings import Embeddings
 
-from agentic_rag.errors import ConfigurationError
+from core.errors import ConfigurationError
 
 
 class WordLlamaEmbeddings(Embeddings):

@@ -10,8 +10,9 @@ already available to sentence-transformers.
 
 from __future__ import annotations
 
-from agentic_rag.errors import ConfigurationError
-from store.chunks import Chunk
+import math
+
+from core.errors import ConfigurationError
 
 PREFIX = "cross-encoder:"
 
@@ -40,12 +41,21 @@ class CrossEncoderReranker:
             ) from exc
         self.model = model
 
-    def scores(self, query: str, chunks: list[Chunk]) -> dict[str, float]:
-        """chunk id → cross-encoder score (higher is more relevant)."""
-        if not chunks:
+    def scores(self, query: str, passages: dict[str, str]) -> dict[str, float]:
+        """Relevance of each passage to ``query``, 0–1 (the logistic of the cross-encoder's
+        score).
+
+        Args:
+            query: the question.
+            passages: id → passage text (title and text of a chunk).
+
+        Returns:
+            id → relevance, for every id of ``passages``.
+        """
+        if not passages:
             return {}
-        pairs = [(query, f"{c['title']}\n{c['text']}") for c in chunks]
-        return {c["chunk_id"]: float(s) for c, s in zip(chunks, self._model.predict(pairs), strict=True)}
+        logits = self._model.predict([(query, text) for text in passages.values()])
+        return {pid: 1.0 / (1.0 + math.exp(-float(logit))) for pid, logit in zip(passages, logits, strict=True)}
 
 
 def load_reranker(spec: str | None) -> CrossEncoderReranker | None:

@@ -1,15 +1,9 @@
 """The chunk store: one PostgreSQL table per collection, written and searched through
-langchain-postgres' :class:`PGVectorStore`, with a BM25 inverted index beside it.
+langchain-postgres' :class:`PGVectorStore`, with a BM25 index (:mod:`store.lexical`) and an
+entity-mention graph (:mod:`store.mentions`) beside it.
 
-Hybrid retrieval fuses a dense ranking (pgvector cosine distance) with a BM25 ranking
-(Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond") by
-reciprocal rank fusion (Cormack, Clarke & Büttcher 2009): ``score = Σ 1 / (60 + rank)``.
-
-The BM25 index is two tables (``<table>_terms``: term, chunk id, term frequency;
-``<table>_doclen``: chunk id, length) maintained by a trigger on the chunk table, so it is
-updated in the same transaction as every insert, upsert and delete, whichever process or client
-wrote the row. Terms come from PostgreSQL's ``to_tsvector('english', …)`` (stop words removed,
-Snowball-stemmed), used for both chunks and queries.
+Hybrid retrieval fuses a dense ranking (pgvector cosine distance) with the BM25 ranking by
+weighted reciprocal rank fusion (:mod:`store.fusion`), reported as a 0–1 relevance.
 """
 
 from __future__ import annotations
@@ -22,83 +16,43 @@ import psycopg
 from langchain_core.documents import Document
 from langchain_postgres import Column, PGEngine, PGVectorStore
 
-from agentic_rag.errors import CollectionNotFoundError, EmbeddingMismatchError, StoreUnavailableError
+from core.errors import CollectionNotFoundError, EmbeddingMismatchError
+from core.tuning import TUNING, Tuning
 from providers.embeddings import EmbeddingModel
+from store.catalog import Catalog
+from store.connection import connect, sqlalchemy_url
 from store.filters import ChunkFilter
+from store.fusion import by_score, normalised, weighted_rrf
+from store.lexical import LexicalIndex
 from store.mentions import MentionGraph
 
-RRF_K = 60
-"""Reciprocal-rank-fusion constant from Cormack et al. (2009)."""
-DENSE_WEIGHT = 0.5
-"""Weight of the dense ranking in the fusion (BM25's is 1). WordLlama is the weaker ranker on
-HotpotQA (both-gold recall@5: dense 0.48, BM25 0.585); equal weights scored 0.545 there, this
-weight 0.58 (bench/hotpotqa.py)."""
-BM25_K1 = 1.2
-BM25_B = 0.75
 _SCHEMA_LOCK = 7_426_017  # advisory lock id serialising schema changes across processes
 WRITE_BATCH = 256
 """Chunks embedded and upserted per batch when ingesting."""
 
 
 class Chunk(TypedDict):
-    """One retrieved chunk, as carried in graph state (plain JSON-serialisable values)."""
+    """One retrieved chunk (plain JSON-serialisable values)."""
 
     chunk_id: str
     text: str
     source: str
     title: str
     score: float
-    """Fused reciprocal-rank score for the query that found it (higher is better)."""
+    """Retrieval relevance to the query that found it, 0–1 (1: first in every ranking)."""
     dense_rank: int | None
     lexical_rank: int | None
-    relevance: NotRequired[float]
-    """Grader's relevance to the question (0–1); set once the chunk has been graded."""
-    hop: NotRequired[int]
-    """The hop that first found the chunk (1 = the question itself)."""
-    rank: NotRequired[int]
-    """Its position in that hop's results (0 = first)."""
-    named: NotRequired[bool]
-    """First-hop chunks: the question names the chunk's title (an entity it asks about)."""
-    anchor: NotRequired[bool]
-    """First-hop chunks: later hops cannot displace it (a top chunk, or ``named``)."""
-    confirmed: NotRequired[bool]
-    """A first-hop chunk outside the anchors that a later hop reached again (two paths to it)."""
-    via: NotRequired[str]
-    """For chunks found by later hops: the query that found the chunk, or for a graph hop the
-    entity whose mention led to it."""
-    linked_from: NotRequired[str]
-    """For chunks reached by a graph hop: the chunk that mentions ``via``."""
     locator: NotRequired[str]
     """Where the chunk is: ``<source>#<chunk index>``."""
     version: NotRequired[str | None]
     """The date or version its document states (see :func:`ingest.loaders.document_version`)."""
     ingested_at: NotRequired[str | None]
     """When its source was last ingested (ISO 8601, UTC)."""
-    superseded_by: NotRequired[str]
-    """Set when a newer version of the same document is in the evidence: that chunk's id."""
 
 
 def chunk_id(source: str, title: str, text: str) -> str:
     """Stable chunk id: the first 32 hex digits of SHA-256 over source, title and content."""
     return hashlib.sha256(f"{source}\x00{title}\x00{text}".encode()).hexdigest()[:32]
-
-
-def _psycopg_url(url: str) -> str:
-    return url.replace("postgresql+psycopg://", "postgresql://", 1)
-
-
-def _sqlalchemy_url(url: str) -> str:
-    for prefix in ("postgresql+psycopg://", "postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
-    return url
-
-
-def _redact(url: str) -> str:
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        return f"{scheme}://…@{rest.split('@', 1)[1]}"
-    return url
 
 
 @dataclass
@@ -117,15 +71,26 @@ class ChunkStore:
     """
 
     def __init__(
-        self, url: str, collection: str, embedding: EmbeddingModel, conn: psycopg.Connection, create: bool = True
+        self,
+        url: str,
+        collection: str,
+        embedding: EmbeddingModel,
+        conn: psycopg.Connection,
+        create: bool = True,
+        tuning: Tuning = TUNING,
     ):
         self.url = url
+        self.tuning = tuning
         self.collection = collection
         self.embedding = embedding
         self.table = f"chunks_{collection}"
         self._conn = conn
-        self._engine = PGEngine.from_connection_string(_sqlalchemy_url(url))
-        self.graph = MentionGraph(conn, self.table)
+        self._engine = PGEngine.from_connection_string(sqlalchemy_url(url))
+        self.catalog = Catalog(conn, collection)
+        """The collection's registration and its ingested sources (the manifest)."""
+        self.lexical = LexicalIndex(conn, self.table, tuning)
+        """The collection's BM25 index (maintained by a trigger on the chunk table)."""
+        self.graph = MentionGraph(conn, self.table, tuning)
         """The collection's entity-mention graph (updated by the ingest pipeline)."""
         self._ensure_collection(create)
         self._vectors = PGVectorStore.create_sync(
@@ -137,7 +102,9 @@ class ChunkStore:
         )
 
     @classmethod
-    def open(cls, url: str, collection: str, embedding: EmbeddingModel, create: bool = True) -> "ChunkStore":
+    def open(
+        cls, url: str, collection: str, embedding: EmbeddingModel, create: bool = True, tuning: Tuning = TUNING
+    ) -> "ChunkStore":
         """Connect, create the schema if needed and check the collection's embedding model.
 
         Args:
@@ -146,28 +113,16 @@ class ChunkStore:
             embedding: the model used to embed chunks and queries.
             create: create the collection when it does not exist (ingestion); when ``False``
                 (questions), a missing collection is an error.
+            tuning: the fusion and BM25 constants (and the mention graph's).
 
         Raises:
             StoreUnavailableError: the server cannot be reached, or the URL is not PostgreSQL's.
             EmbeddingMismatchError: the collection was built with another model or dimension.
             CollectionNotFoundError: ``create`` is ``False`` and the collection does not exist.
         """
-        if not url.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
-            raise StoreUnavailableError(
-                f"DATABASE_URL '{_redact(url)}' is not a PostgreSQL URL; use postgresql://user:password@host:port/db, "
-                "or unset it to use the embedded database"
-            )
+        conn = connect(url)
         try:
-            conn = psycopg.connect(_psycopg_url(url), connect_timeout=5, autocommit=True)
-        except psycopg.Error as exc:
-            lines = [" ".join(line.split()) for line in str(exc).splitlines() if line.strip()]
-            reason = lines[-1] if lines else type(exc).__name__
-            raise StoreUnavailableError(
-                f"cannot connect to PostgreSQL at {_redact(url)} ({reason}); start the server, fix "
-                "DATABASE_URL, or unset it to use the embedded database"
-            ) from exc
-        try:
-            return cls(url, collection, embedding, conn, create)
+            return cls(url, collection, embedding, conn, create, tuning)
         except BaseException:
             conn.close()
             raise
@@ -179,22 +134,8 @@ class ChunkStore:
         conn.execute("SELECT pg_advisory_lock(%s)", (_SCHEMA_LOCK,))
         try:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-            conn.execute(
-                """CREATE TABLE IF NOT EXISTS rag_collections (
-                       name TEXT PRIMARY KEY, table_name TEXT NOT NULL,
-                       embedding_model TEXT NOT NULL, dimension INT NOT NULL,
-                       created_at TIMESTAMPTZ NOT NULL DEFAULT now())"""
-            )
-            conn.execute(
-                """CREATE TABLE IF NOT EXISTS rag_sources (
-                       collection TEXT NOT NULL, source TEXT NOT NULL, content_hash TEXT NOT NULL,
-                       chunks INT NOT NULL, ingested_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-                       PRIMARY KEY (collection, source))"""
-            )
-            row = conn.execute(
-                "SELECT embedding_model, dimension FROM rag_collections WHERE name = %s",
-                (self.collection,),
-            ).fetchone()
+            self.catalog.create()
+            row = self.catalog.embedding()
             if row is not None:
                 model, dimension = row
                 if (model, dimension) != (self.embedding.model_id, self.embedding.dimension):
@@ -208,7 +149,7 @@ class ChunkStore:
                 conn.execute(f"ALTER TABLE {self.table} ADD COLUMN IF NOT EXISTS version TEXT")  # and provenance
                 return
             if not create:
-                names = [r[0] for r in conn.execute("SELECT name FROM rag_collections ORDER BY name").fetchall()]
+                names = self.catalog.collections()
                 raise CollectionNotFoundError(
                     f"no collection '{self.collection}' (existing: {', '.join(names) or 'none'}); "
                     f"ingest documents first: agentic-rag ingest PATH --collection {self.collection}"
@@ -228,66 +169,13 @@ class ChunkStore:
                 overwrite_existing=True,
             )
             with conn.transaction():
-                self._create_lexical_index()
+                self.lexical.create()
                 self.graph.create_schema()
-                conn.execute(
-                    "INSERT INTO rag_collections (name, table_name, embedding_model, dimension) "
-                    "VALUES (%s, %s, %s, %s)",
-                    (self.collection, self.table, self.embedding.model_id, self.embedding.dimension),
-                )
+                self.catalog.register(self.table, self.embedding.model_id, self.embedding.dimension)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_SCHEMA_LOCK,))
 
-    def _create_lexical_index(self) -> None:
-        t = self.table
-        self._conn.execute(
-            f"""
-            CREATE INDEX IF NOT EXISTS {t}_source_idx ON {t} (source);
-            CREATE TABLE {t}_terms (
-                term TEXT NOT NULL,
-                chunk_id TEXT NOT NULL REFERENCES {t} (chunk_id) ON DELETE CASCADE,
-                tf INT NOT NULL,
-                PRIMARY KEY (term, chunk_id));
-            CREATE INDEX {t}_terms_chunk_idx ON {t}_terms (chunk_id);
-            CREATE TABLE {t}_doclen (
-                chunk_id TEXT PRIMARY KEY REFERENCES {t} (chunk_id) ON DELETE CASCADE,
-                len INT NOT NULL);
-            CREATE OR REPLACE FUNCTION {t}_index_terms() RETURNS trigger AS $$
-            BEGIN
-                IF TG_OP = 'UPDATE' THEN
-                    DELETE FROM {t}_terms WHERE chunk_id = OLD.chunk_id;
-                    DELETE FROM {t}_doclen WHERE chunk_id = OLD.chunk_id;
-                END IF;
-                INSERT INTO {t}_terms (term, chunk_id, tf)
-                    SELECT lexeme, NEW.chunk_id, coalesce(array_length(positions, 1), 1)
-                    FROM unnest(to_tsvector('english', coalesce(NEW.title, '') || ' ' || NEW.content));
-                INSERT INTO {t}_doclen (chunk_id, len)
-                    SELECT NEW.chunk_id, coalesce(sum(tf), 0) FROM {t}_terms
-                    WHERE chunk_id = NEW.chunk_id;
-                RETURN NULL;
-            END $$ LANGUAGE plpgsql;
-            CREATE TRIGGER {t}_index_terms AFTER INSERT OR UPDATE OF content, title ON {t}
-                FOR EACH ROW EXECUTE FUNCTION {t}_index_terms();
-            """
-        )
-
     # -- writes -------------------------------------------------------------------------------
-
-    def source_hash(self, source: str) -> str | None:
-        """Content hash recorded when ``source`` was last fully ingested, or ``None``."""
-        row = self._conn.execute(
-            "SELECT content_hash FROM rag_sources WHERE collection = %s AND source = %s",
-            (self.collection, source),
-        ).fetchone()
-        return row[0] if row else None
-
-    def sources_under(self, prefix: str) -> list[str]:
-        """Keys of the fully ingested sources that start with ``prefix`` (a folder path + separator)."""
-        rows = self._conn.execute(
-            "SELECT source FROM rag_sources WHERE collection = %s AND starts_with(source, %s) ORDER BY source",
-            (self.collection, prefix),
-        ).fetchall()
-        return [r[0] for r in rows]
 
     def _source_chunk_ids(self, source: str) -> set[str]:
         rows = self._conn.execute(f"SELECT chunk_id FROM {self.table} WHERE source = %s", (source,)).fetchall()
@@ -348,13 +236,7 @@ class ChunkStore:
             f"UPDATE {self.table} SET version = %s WHERE source = %s AND version IS DISTINCT FROM %s",
             (version, source, version),
         )
-        self._conn.execute(
-            """INSERT INTO rag_sources (collection, source, content_hash, chunks)
-               VALUES (%s, %s, %s, %s)
-               ON CONFLICT (collection, source) DO UPDATE
-               SET content_hash = EXCLUDED.content_hash, chunks = EXCLUDED.chunks, ingested_at = now()""",
-            (self.collection, source, content_hash, len(unique)),
-        )
+        self.catalog.record_source(source, content_hash, len(unique))
         return SourceUpdate(source, len(new), len(stale))
 
     def delete_source(self, source: str) -> int:
@@ -362,7 +244,7 @@ class ChunkStore:
         ids = sorted(self._source_chunk_ids(source))
         if ids:
             self._vectors.delete(ids=ids)
-        self._conn.execute("DELETE FROM rag_sources WHERE collection = %s AND source = %s", (self.collection, source))
+        self.catalog.forget_source(source)
         return len(ids)
 
     # -- reads --------------------------------------------------------------------------------
@@ -371,51 +253,19 @@ class ChunkStore:
         """Number of chunks in the collection."""
         return self._conn.execute(f"SELECT count(*) FROM {self.table}").fetchone()[0]
 
-    def lexical_index_size(self) -> int:
-        """Number of chunks in the BM25 index (equals :meth:`count` when consistent)."""
-        return self._conn.execute(f"SELECT count(*) FROM {self.table}_doclen").fetchone()[0]
-
     def dense_search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[tuple[str, float]]:
         """Top ``k`` chunk ids by cosine similarity to the query embedding, best first; only
         chunks ``where`` allows."""
         hits = self._vectors.similarity_search_with_score(query, k=k, filter=where.to_mongo() if where else None)
         return [(doc.id, 1.0 - float(distance)) for doc, distance in hits]
 
-    def lexical_search(
-        self, query: str, k: int, among: list[str] | None = None, where: ChunkFilter | None = None
-    ) -> list[tuple[str, float]]:
-        """Top ``k`` chunk ids by BM25 (k1=1.2, b=0.75, Lucene's idf), best first; only chunks
-        in ``among`` when it is given, and only chunks ``where`` allows (collection statistics
-        stay global)."""
-        t = self.table
-        condition, params = (where or ChunkFilter()).to_sql("c")
-        restrict = f"WHERE {condition}" + (" AND p.chunk_id = ANY(%(among)s)" if among is not None else "")
-        rows = self._conn.execute(
-            f"""
-            WITH q AS (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', %(q)s))),
-            stats AS (SELECT count(*)::float8 AS n, coalesce(avg(len), 1)::float8 AS avgdl
-                      FROM {t}_doclen),
-            df AS (SELECT term, count(*)::float8 AS df FROM {t}_terms JOIN q USING (term)
-                   GROUP BY term)
-            SELECT p.chunk_id,
-                   sum(ln(1 + (stats.n - df.df + 0.5) / (df.df + 0.5))
-                       * p.tf * (%(k1)s + 1)
-                       / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * d.len / stats.avgdl))) AS score
-            FROM {t}_terms p JOIN df USING (term) JOIN {t}_doclen d USING (chunk_id)
-                 JOIN {t} c USING (chunk_id), stats
-            {restrict}
-            GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT %(k)s
-            """,
-            {"q": query, "k": k, "k1": BM25_K1, "b": BM25_B, "among": among, **params},
-        ).fetchall()
-        return [(r[0], float(r[1])) for r in rows]
-
     def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
-        """Fused (weighted RRF) relevance of each chunk in ``ids`` to ``query``, ranking only
-        among ``ids``: reranks an evidence pool against the original question without a model.
+        """Relevance of each chunk in ``ids`` to ``query``, fusing dense and BM25 ranks among
+        ``ids`` only: reranks an evidence pool against the original question without a model.
 
         Returns:
-            chunk id → fused score (higher is better); ids not in the collection are absent.
+            chunk id → relevance 0–1 (see :func:`store.fusion.normalised`); ids not in the
+            collection are absent.
         """
         if not ids:
             return {}
@@ -424,13 +274,10 @@ class ChunkStore:
             f"SELECT chunk_id FROM {self.table} WHERE chunk_id = ANY(%s) ORDER BY embedding <=> %s::vector, chunk_id",
             (list(ids), str(vector)),
         ).fetchall()
-        lexical = self.lexical_search(query, len(ids), among=list(ids))
-        fused: dict[str, float] = {}
-        for rank, (cid,) in enumerate(dense, 1):
-            fused[cid] = fused.get(cid, 0.0) + DENSE_WEIGHT / (RRF_K + rank)
-        for rank, (cid, _) in enumerate(lexical, 1):
-            fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + rank)
-        return fused
+        lexical = self.lexical.search(query, len(ids), among=list(ids))
+        weights = (self.tuning.dense_weight, 1.0)
+        fused = weighted_rrf(zip(([cid for (cid,) in dense], [cid for cid, _ in lexical]), weights, strict=True))
+        return {cid: normalised(score, weights) for cid, score in fused.items()}
 
     def fetch(self, ids: Iterable[str]) -> dict[str, Chunk]:
         """The chunks with these ids that exist, by id, with their provenance (locator, version,
@@ -457,33 +304,31 @@ class ChunkStore:
             for cid, text, source, title, index, version, ingested in rows
         }
 
-    def search(self, query: str, k: int, candidates: int = 50, where: ChunkFilter | None = None) -> list[Chunk]:
-        """Hybrid search: dense and BM25 rankings fused by weighted reciprocal rank,
-        ``score = Σ weight / (RRF_K + rank)`` (weights: BM25 1, dense ``DENSE_WEIGHT``).
+    def search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[Chunk]:
+        """Hybrid search: dense and BM25 rankings (each ``tuning.fusion_depth`` deep) fused by
+        weighted reciprocal rank (BM25 1, dense ``tuning.dense_weight``).
 
         Args:
             query: the search text.
             k: how many chunks to return.
-            candidates: depth of each ranking fed to the fusion.
             where: metadata filter / source allowlist (``None``: every chunk).
 
         Returns:
-            Up to ``k`` chunks, best first, with their fused score and per-ranker ranks.
+            Up to ``k`` chunks, best first, with their 0–1 relevance as ``score`` and per-ranker ranks.
         """
-        dense = self.dense_search(query, candidates, where)
-        lexical = self.lexical_search(query, candidates, where=where)
-        fused: dict[str, float] = {}
-        dense_rank = {cid: rank for rank, (cid, _) in enumerate(dense, 1)}
-        lexical_rank = {cid: rank for rank, (cid, _) in enumerate(lexical, 1)}
-        for weight, ranks in ((DENSE_WEIGHT, dense_rank), (1.0, lexical_rank)):
-            for cid, rank in ranks.items():
-                fused[cid] = fused.get(cid, 0.0) + weight / (RRF_K + rank)
-        top = sorted(fused, key=lambda cid: (-fused[cid], cid))[:k]
+        depth = self.tuning.fusion_depth
+        dense = [cid for cid, _ in self.dense_search(query, depth, where)]
+        lexical = [cid for cid, _ in self.lexical.search(query, depth, where=where)]
+        weights = (self.tuning.dense_weight, 1.0)
+        fused = weighted_rrf(zip((dense, lexical), weights, strict=True))
+        top = by_score(fused)[:k]
         found = self.fetch(top)
+        dense_rank = {cid: rank for rank, cid in enumerate(dense, 1)}
+        lexical_rank = {cid: rank for rank, cid in enumerate(lexical, 1)}
         return [
             {
                 **found[cid],
-                "score": round(fused[cid], 6),
+                "score": normalised(round(fused[cid], 6), weights),
                 "dense_rank": dense_rank.get(cid),
                 "lexical_rank": lexical_rank.get(cid),
             }

@@ -12,7 +12,7 @@ import json
 import logging
 from pathlib import Path
 
-from agentic_rag.errors import StoreUnavailableError
+from core.errors import StoreUnavailableError
 
 _servers: dict[Path, object] = {}
 

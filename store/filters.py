@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agentic_rag.errors import ConfigurationError
+from core.errors import ConfigurationError
 
 FILTER_TYPES: dict[str, type] = {"source": str, "title": str, "chunk_index": int, "version": str}
 """Chunk metadata that can be filtered on (the chunk table's metadata columns) and its type."""

@@ -38,23 +38,13 @@ from dataclasses import dataclass
 from typing import Iterable, TypedDict
 
 import ahocorasick
-import psycopg
 
-from deciders.text import strip_qualifier, term_set
+from core.text import strip_qualifier, term_set
+from store.connection import TableAddon
 from store.filters import ChunkFilter
 
 MIN_ALIAS_CHARS = 4
-"""Shorter aliases ("It", "Up") match too much text to be useful links."""
-MAX_LINKS = 64
-"""Most links :meth:`MentionGraph.links_from` returns (the graph hop ranks them afterwards)."""
-PER_ENTITY = 3
-"""Most target chunks per linked entity (the first chunks of its document), so that one long
-document cannot fill ``MAX_LINKS``."""
-HUB_SHARE = 0.01
-HUB_FLOOR = 20
-"""Hub entities — mentioned by more than ``HUB_SHARE`` of the chunks and more than ``HUB_FLOOR``
-chunks ("United States" in a Wikipedia sample) — are not followed: a link to them says little
-about the question (the low-idf analogue of stop words)."""
+"""Shorter aliases ("It", "Up") match too much text to be useful links (a rule, not a tuned value)."""
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
@@ -152,12 +142,8 @@ class MentionMatcher:
         return list(dict.fromkeys(alias for _, _, alias in kept))
 
 
-class MentionGraph:
+class MentionGraph(TableAddon):
     """The mention graph of the chunk table ``table``, on ``conn`` (autocommit connection)."""
-
-    def __init__(self, conn: psycopg.Connection, table: str) -> None:
-        self._conn = conn
-        self.table = table
 
     def create_schema(self) -> None:
         """Create the graph's tables if missing (existing collections gain them on open)."""
@@ -266,9 +252,9 @@ class MentionGraph:
     ) -> list[Link]:
         """Links out of ``chunk_ids``: every (chunk, mentioned entity, chunk about it), in the
         order of ``chunk_ids``, leaving out targets in ``exclude`` or in ``chunk_ids`` and hub
-        entities (see :data:`HUB_SHARE`); at most ``PER_ENTITY`` target chunks per entity and
-        ``MAX_LINKS`` in all; each target once (via its first link); only targets ``where``
-        allows."""
+        entities (``tuning.hub_share``, ``tuning.hub_floor``); at most ``tuning.links_per_entity``
+        target chunks per entity and ``tuning.max_links`` in all; each target once (via its first
+        link); only targets ``where`` allows."""
         if not chunk_ids:
             return []
         t = self.table
@@ -290,16 +276,16 @@ class MentionGraph:
             {
                 "ids": list(chunk_ids),
                 "skip": [*chunk_ids, *exclude],
-                "floor": HUB_FLOOR,
-                "share": HUB_SHARE,
-                "per": PER_ENTITY,
+                "floor": self.tuning.hub_floor,
+                "share": self.tuning.hub_share,
+                "per": self.tuning.links_per_entity,
                 **params,
             },
         ).fetchall()
         links: dict[str, Link] = {}
         for source_id, name, target_id in rows:
             links.setdefault(target_id, Link(source_id=source_id, entity=name, target_id=target_id))
-        return list(links.values())[:MAX_LINKS]
+        return list(links.values())[: self.tuning.max_links]
 
     def counts(self) -> dict[str, int]:
         """Rows per table: ``entities`` (distinct aliases), ``entity_rows``, ``mentions``, ``linked``."""

@@ -16,8 +16,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from agentic_rag.app import App
-from graph.config import Settings
-from prompts import decompose, expand, generate, grade, ground, reformulate, route
+from core.settings import Settings
+from prompts import decomposer, expander, generator, grader, grounder, link_chooser, reformulator, router
 
 DATA = Path(os.environ.get("AGENTIC_RAG_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
 """The read-only shared datasets, at ../shared/data from the project root."""
@@ -76,19 +76,19 @@ class ScriptedChatModel(BaseChatModel):
 
     def _kind(self, system: str) -> str:
         table = {
-            route.SYSTEM: "route",
-            grade.CHUNK_SYSTEM: "grade",
-            grade.SUFFICIENT_SYSTEM: "sufficient",
-            reformulate.SYSTEM: "reformulate",
-            reformulate.LINKS_SYSTEM: "links",
-            ground.SYSTEM: "ground",
-            decompose.SYSTEM: "decompose",
-            expand.MULTI_QUERY: "expand",
-            expand.HYDE: "expand",
-            expand.STEP_BACK: "expand",
-            generate.ANSWER_SYSTEM: "generate",
-            generate.CAVEAT_SYSTEM: "generate",
-            generate.DIRECT_SYSTEM: "generate",
+            router.SYSTEM: "route",
+            grader.CHUNK_SYSTEM: "grade",
+            grader.SUFFICIENT_SYSTEM: "sufficient",
+            reformulator.SYSTEM: "reformulate",
+            link_chooser.SYSTEM: "links",
+            grounder.SYSTEM: "ground",
+            decomposer.SYSTEM: "decompose",
+            expander.MULTI_QUERY: "expand",
+            expander.HYDE: "expand",
+            expander.STEP_BACK: "expand",
+            generator.ANSWER_SYSTEM: "generate",
+            generator.CAVEAT_SYSTEM: "generate",
+            generator.DIRECT_SYSTEM: "generate",
         }
         return table[system]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_rag.errors import (
+from core.errors import (
     CollectionNotFoundError,
     ConfigurationError,
     EmbeddingMismatchError,

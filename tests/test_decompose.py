@@ -5,32 +5,15 @@ from __future__ import annotations
 import pytest
 from conftest import DATA, scripted
 
-from deciders.rules import RuleDecomposer
-from graph.config import RunContext
+from graph.context import RunContext
 
 COMPARISON = "Which magazine was started first, Arthur's Magazine or First for Women?"
-
-
-@pytest.mark.parametrize(
-    ("question", "subs"),
-    [
-        ("Which is older, Blur or Oasis?", ["Blur: which is older?", "Oasis: which is older?"]),
-        ("Are Random House Tower and 888 7th Avenue both used for real estate?",
-         ["Are Random House Tower used for real estate?", "Are 888 7th Avenue used for real estate?"]),
-        ("Which band released Counterparts and had a drummer in the Hall of Fame?",
-         ["Which band released Counterparts?", "Which had a drummer in the Hall of Fame?"]),
-        ("When was Neil Peart born?", []),
-        ("Which is best, A, B, C, D or E?", []),  # five parts: more than 4
-    ],
-)  # fmt: skip
-def test_rule_decomposer_splits_choices_joint_properties_and_clauses(question, subs):
-    assert RuleDecomposer().decompose(question).sub_questions == subs
 
 
 @pytest.fixture(scope="module")
 def hotpot_dev(data_dir):
     from agentic_rag.app import App
-    from graph.config import Settings
+    from core.settings import Settings
 
     app = App(Settings(data_dir=data_dir, collection="hotpot_smoke_dec"))
     app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])

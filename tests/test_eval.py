@@ -7,7 +7,9 @@ import json
 
 import pytest
 
-from agentic_rag.errors import ConfigurationError, IngestError
+from agentic_rag.app import App
+from core.errors import ConfigurationError, IngestError
+from core.settings import Settings
 from evaluation.datasets import corpus, detect_format, load_dataset
 from evaluation.metrics import (
     contains_answer,
@@ -20,7 +22,6 @@ from evaluation.metrics import (
 )
 from evaluation.report import summarize
 from evaluation.runner import EvalConfig, EvalRun
-from graph.config import Settings
 from tests.conftest import DATA
 
 
@@ -90,7 +91,11 @@ def test_unknown_format_is_refused(tmp_path):
 def test_interrupted_run_continues_where_it_stopped(data_dir, tmp_path):
     config = EvalConfig(str(DATA / "hotpotqa_smoke_10.jsonl"), "hotpotqa", ["standard", "agentic"], 5, "rules", 2, 3)
     settings = Settings(data_dir=data_dir)
-    first = EvalRun(settings, config, tmp_path)
+
+    def open_app(collection: str) -> App:
+        return App(settings.model_copy(update={"collection": collection}))
+
+    first = EvalRun(open_app, config, tmp_path)
     assert first.build_corpus() == 100
     real = first.run_agentic
     calls = []
@@ -106,7 +111,7 @@ def test_interrupted_run_continues_where_it_stopped(data_dir, tmp_path):
     first.close()
     assert not completed and len(records) == 3  # standard, agentic of q1; standard of q2
 
-    second = EvalRun(settings, config, tmp_path)
+    second = EvalRun(open_app, config, tmp_path)
     second.build_corpus()
     records, completed = second.run(progress=False)
     second.close()
@@ -117,14 +122,14 @@ def test_interrupted_run_continues_where_it_stopped(data_dir, tmp_path):
 
     other = EvalConfig(config.dataset, "hotpotqa", ["standard", "agentic"], 3, "rules", 2, 3)
     with pytest.raises(ConfigurationError, match="k: 5 there, 3 here"):
-        EvalRun(settings, other, tmp_path)
+        EvalRun(open_app, other, tmp_path)
     reordered = EvalConfig(config.dataset, "hotpotqa", ["agentic", "standard"], 5, "rules", 2, 3)
-    EvalRun(settings, reordered, tmp_path).close()  # the order of modes does not matter
+    EvalRun(open_app, reordered, tmp_path).close()  # the order of modes does not matter
 
     # A last line cut short by a crash is dropped and its question asked again.
     path = tmp_path / "questions.jsonl"
     path.write_text(path.read_text()[:-40])
-    third = EvalRun(settings, config, tmp_path)
+    third = EvalRun(open_app, config, tmp_path)
     records, completed = third.run(progress=False)
     third.close()
     assert completed and len(records) == 6 and len(path.read_text().splitlines()) == 6

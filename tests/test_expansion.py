@@ -5,15 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import DATA, scripted
 
-from graph.config import RunContext
-from nodes.retrieve import rrf_fuse
+from graph.context import RunContext
 
 DONNIE = "Which league does Donnie Smith play in?"
-
-
-def test_rrf_fuse_rewards_chunks_ranked_well_by_several_queries():
-    a, b, c = ({"chunk_id": x} for x in "abc")
-    assert [x["chunk_id"] for x in rrf_fuse([[a, b, c], [b, c], [c, b]])] == ["b", "c", "a"]
 
 
 @pytest.mark.parametrize("kind", ["multi_query", "hyde", "step_back"])

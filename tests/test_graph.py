@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_rag.errors import ConfigurationError, InvalidQuestionError, ThreadError
-from deciders.rules import classify_complexity
-from graph.config import RunContext
+from core.errors import ConfigurationError, InvalidQuestionError, ThreadError
+from graph.context import RunContext
 from providers.reranker import load_reranker
 from tests.conftest import DATA, first_passage_number, read_jsonl, scripted
 
@@ -175,86 +174,6 @@ def test_llm_deciders_answer_with_citations(make_app):
     assert result["answer"].startswith("Major League Soccer")
     assert [c["title"] for c in result["citations"]] == ["Donnie Smith"]
     assert result["trace"][0]["grader"] == "llm:ScriptedChatModel"
-
-
-def test_evidence_order_keeps_anchors_then_later_hops_round_robin_then_the_first_hop_tail():
-    from nodes.grade import merge_evidence, names_its_title
-
-    def chunk(cid, hop, rank, **extra):
-        return {"chunk_id": cid, "text": "", "source": "s", "title": cid, "score": 0.0, "dense_rank": None,
-                "lexical_rank": None, "hop": hop, "rank": rank, **extra}  # fmt: skip
-
-    first = [chunk(f"h1-{i}", 1, i, anchor=i < 2) for i in range(5)]
-    first[4].update(named=True, anchor=True)  # the question names this chunk's entity
-    second = [chunk("b-0", 2, 0), chunk("b-1", 2, 1), chunk("h1-3", 2, 2), chunk("h1-0", 2, 3)]
-    kept = merge_evidence(first, second, budget=6)
-    kept = merge_evidence(kept, [chunk("c-0", 3, 0)], budget=6)
-    # anchors in their order; h1-3, reached again by hop 2, is confirmed; then each hop's best
-    assert [c["chunk_id"] for c in kept] == ["h1-0", "h1-1", "h1-4", "h1-3", "b-0", "c-0"]
-    assert kept[0]["hop"] == 1 and kept[3]["confirmed"] and kept[3]["hop"] == 2
-    assert names_its_title("Who is older, Neil Peart or Geddy Lee?", "Geddy Lee")
-    assert names_its_title("Where was Lawless filmed?", "Lawless (TV series)")
-    assert not names_its_title("Who founded Rushmore Records?", "Rush")
-
-
-def test_bridge_names_are_searched_with_the_words_the_first_chunk_lacks():
-    from deciders.rules import FeedbackReformulator
-
-    township = {
-        "chunk_id": "vh", "title": "Van Hook Township, Mountrail County, North Dakota", "source": "s", "score": 0.0,
-        "dense_rank": None, "lexical_rank": None,
-        "text": "Van Hook Township is a township in Mountrail County in the U.S. state of North Dakota.",
-    }  # fmt: skip
-    question = "What is the seat of the county where Van Hook Township is located?"
-    result = FeedbackReformulator().reformulate(question, [question], [township], [township])
-    # the county (shares "county" with the question) first, each with "seat located": the relation left
-    assert result.queries[0] == "Mountrail County seat located"
-    assert all(q.endswith(" seat located") for q in result.queries) and len(result.queries) <= 3
-    again = FeedbackReformulator().reformulate(question, [question, *result.queries], [township], [township])
-    assert not set(again.queries or [again.query]) & set(result.queries)
-
-
-def test_a_graph_hop_alone_does_not_end_the_loop_while_a_retry_is_left():
-    from graph.config import RunContext
-    from graph.control import stop_after_grade
-
-    graph_hop = {"sufficient": True, "retries": 1, "evidence": [], "trace": [{"hop": 2, "links": [{}], "admitted": 1}]}
-    query_hop = {**graph_hop, "trace": [{"hop": 2, "admitted": 1}]}
-    assert stop_after_grade(graph_hop, RunContext(max_retries=2)) is None  # the entity-query hop confirms
-    assert stop_after_grade(graph_hop, RunContext(max_retries=1)) == "sufficient_evidence"
-    assert stop_after_grade(query_hop, RunContext(max_retries=2)) == "sufficient_evidence"
-    # a graph hop that only reached chunks seen before: no_progress fires, so its verdict stands
-    repeat = {**graph_hop, "trace": [{"hop": 2, "links": [{}], "admitted": 0, "overlap": 1.0}]}
-    assert stop_after_grade(repeat, RunContext(max_retries=2)) == "sufficient_evidence"
-    assert stop_after_grade({**repeat, "sufficient": False}, RunContext(max_retries=2)) == "no_progress"
-
-
-def test_nothing_left_to_search_after_a_sufficient_graph_hop_answers(hotpot_app):
-    from langgraph.runtime import Runtime
-
-    from graph.config import RunContext
-    from nodes.reformulate import make_node
-
-    reformulate = make_node(hotpot_app.services)
-    question = "Which league does Donnie Smith play in?"
-    state = {"question": question, "tried_queries": [question], "evidence": [], "trace": [{"hop": 2}]}
-    runtime = Runtime(context=RunContext(deciders="rules"))
-    assert reformulate({**state, "sufficient": True}, runtime)["stop_reason"] == "sufficient_evidence"
-    assert reformulate({**state, "sufficient": False}, runtime)["stop_reason"] == "repeated_query"
-
-
-@pytest.mark.parametrize(
-    ("question", "label"),
-    [
-        ("Who is the spouse of the actress who played Susan Walker in Miracle on 34th Street?", "multi"),
-        ("Which is older, Blur or Oasis?", "multi"),
-        ("Who is the father of Empress Wang's husband?", "multi"),
-        ("When was Neil Peart born?", "single"),
-        ("What does itertools.groupby do?", "single"),
-    ],
-)
-def test_complexity_classifier_from_cheap_features(question, label):
-    assert classify_complexity(question)[0] == label
 
 
 def test_adaptive_routing_stops_single_hop_questions_after_one_retrieval(hotpot_app):

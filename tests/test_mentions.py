@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import scripted
 
-from agentic_rag.errors import ConfigurationError
-from graph.config import RunContext
+from core.errors import ConfigurationError
+from graph.context import RunContext
 from store.mentions import MentionMatcher, aliases, headings
 
 DOCS = {

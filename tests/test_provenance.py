@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_rag.errors import ConfigurationError
-from graph.config import RunContext
+from core.errors import ConfigurationError
+from graph.context import RunContext
 from ingest.loaders import document_version
 
 OLD = "# Refund policy\n\nUpdated 2023-01-15.\n\nRefunds are accepted within 14 days of purchase."

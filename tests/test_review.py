@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_rag.errors import InvalidAnswerError, ThreadError
-from graph.config import RunContext
+from core.errors import InvalidAnswerError, ThreadError
+from graph.context import RunContext
 from tests.conftest import DATA, first_passage_number, scripted
 
 DONNIE = "Which league does Donnie Smith play in?"

@@ -18,7 +18,7 @@ import pytest
 from langgraph_sdk import get_sync_client
 
 from agentic_rag.app import App
-from graph.config import Settings
+from core.settings import Settings
 from tests.conftest import DATA
 
 ROOT = Path(__file__).resolve().parents[1]

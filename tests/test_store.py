@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from agentic_rag.errors import CollectionNotFoundError, EmbeddingMismatchError, IngestError, StoreUnavailableError
+from core.errors import CollectionNotFoundError, EmbeddingMismatchError, IngestError, StoreUnavailableError
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from store.chunks import ChunkStore
 from tests.conftest import DATA
@@ -36,11 +36,11 @@ def test_changed_file_replaces_its_chunks_and_lexical_index_follows(make_app, tm
     doc.write_text("The numbat eats termites in Western Australia.")
     report = app.ingest([doc])
     assert (report.added, report.removed) == (1, 1)
-    assert store.count() == store.lexical_index_size() == 1
-    assert store.lexical_search("quokka", 5) == []
-    assert len(store.lexical_search("numbat termites", 5)) == 1
+    assert store.count() == store.lexical.size() == 1
+    assert store.lexical.search("quokka", 5) == []
+    assert len(store.lexical.search("numbat termites", 5)) == 1
     assert store.delete_source(str(doc.resolve())) == 1
-    assert store.count() == store.lexical_index_size() == 0
+    assert store.count() == store.lexical.size() == 0
 
 
 def test_dataset_paragraphs_are_pooled_with_titles(make_app):
@@ -68,7 +68,7 @@ def test_bm25_ranks_rare_terms_first(make_app, tmp_path):
         (tmp_path / f"{i}.txt").write_text(text)
     app = make_app()
     app.ingest([tmp_path])
-    ranked = app.services.store.lexical_search("cat zebra", 3)
+    ranked = app.services.store.lexical.search("cat zebra", 3)
     titles = [app.services.store.fetch([cid])[cid]["title"] for cid, _ in ranked]
     assert titles[0] == "2"  # 'zebra' is the rarer term
     assert set(titles) == {"0", "1", "2"}
@@ -94,8 +94,8 @@ def test_folder_is_mirrored_and_empty_files_are_noted(make_app, tmp_path):
     second = app.ingest([tmp_path])
     assert (second.deleted_files, second.removed, second.unchanged) == (1, 1, 1)
     store = app.services.store
-    assert store.count() == store.lexical_index_size() == 1
-    assert store.lexical_search("dodo", 5) == []
+    assert store.count() == store.lexical.size() == 1
+    assert store.lexical.search("dodo", 5) == []
 
 
 def test_folder_without_supported_files(make_app, tmp_path):
@@ -109,7 +109,7 @@ def test_folder_without_supported_files(make_app, tmp_path):
     (tmp_path / "lake.md").unlink()
     report = app.ingest([tmp_path])
     assert (report.deleted_files, report.removed) == (1, 1)
-    assert app.services.store.count() == 0 and app.services.store.lexical_search("Varnsjo", 5) == []
+    assert app.services.store.count() == 0 and app.services.store.lexical.search("Varnsjo", 5) == []
 
 
 def test_collection_built_with_another_embedding_model(make_app):

@@ -1,3 +1,5 @@
+"""Prompts of the LLM reformulator (deciders/reformulator.py)."""
+
 SYSTEM = """You write the next search query for a retrieval system when the evidence found so far
 does not answer the question. Use what the evidence revealed: for a multi-step question, search for
 the intermediate entity the evidence names (for example the person, place or work it mentions) together
@@ -12,13 +14,3 @@ Queries already tried:
 
 Evidence so far:
 {evidence}"""
-
-LINKS_SYSTEM = """You choose which links a multi-step search follows. Each candidate is a passage
-reached because earlier evidence mentions its subject. Pick the candidates most likely to hold the
-next step towards the answer, best first; pick none if no candidate helps. Reply as JSON:
-{"follow": [numbers], "reason": "..."}"""
-
-LINKS_USER = """Question: {question}
-
-Follow at most {k} of these candidates:
-{candidates}"""

@@ -1,3 +1,5 @@
+"""Prompts of the LLM grader (deciders/grader.py): one per chunk, one for sufficiency."""
+
 CHUNK_SYSTEM = """You judge whether a retrieved passage helps answer a question, fully or in part
 (for a multi-step question, a passage about an intermediate entity counts as relevant).
 Reply with JSON only: {"relevant": true | false, "reason": "<a few words>"}"""

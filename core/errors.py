@@ -1,6 +1,7 @@
 """Errors raised to users. Each message says what went wrong and what to do next.
 
-The CLI prints ``str(error)`` on one line and exits with ``error.exit_code``.
+The CLI prints ``str(error)`` on one line and exits with ``error.exit_code``, given per class
+(``class X(AgenticRagError, exit_code=N)``).
 """
 
 
@@ -14,50 +15,39 @@ class AgenticRagError(Exception):
 
     exit_code = 1
 
+    def __init_subclass__(cls, exit_code: int | None = None, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if exit_code is not None:
+            cls.exit_code = exit_code
 
-class InvalidQuestionError(AgenticRagError, ValueError):
+
+class InvalidQuestionError(AgenticRagError, ValueError, exit_code=2):
     """The question is empty, whitespace, or longer than the configured limit."""
 
-    exit_code = 2
 
-
-class StoreUnavailableError(AgenticRagError):
+class StoreUnavailableError(AgenticRagError, exit_code=3):
     """PostgreSQL cannot be reached or started."""
 
-    exit_code = 3
 
-
-class EmbeddingMismatchError(AgenticRagError):
+class EmbeddingMismatchError(AgenticRagError, exit_code=4):
     """A collection was built with another embedding model or dimension."""
 
-    exit_code = 4
 
-
-class IngestError(AgenticRagError):
+class IngestError(AgenticRagError, exit_code=5):
     """Nothing could be ingested (a missing path, or every file unreadable)."""
 
-    exit_code = 5
 
-
-class ConfigurationError(AgenticRagError, ValueError):
+class ConfigurationError(AgenticRagError, ValueError, exit_code=6):
     """A setting is invalid, or a chat model is required but not configured."""
 
-    exit_code = 6
 
-
-class ThreadError(AgenticRagError):
+class ThreadError(AgenticRagError, exit_code=7):
     """A thread does not exist or has nothing to resume."""
 
-    exit_code = 7
 
-
-class CollectionNotFoundError(AgenticRagError):
+class CollectionNotFoundError(AgenticRagError, exit_code=8):
     """A question was asked of a collection that does not exist or holds no chunks."""
 
-    exit_code = 8
 
-
-class InvalidAnswerError(AgenticRagError):
+class InvalidAnswerError(AgenticRagError, exit_code=9):
     """A review (interrupt) did not accept the answer given; the thread still waits for one."""
-
-    exit_code = 9

@@ -1,3 +1,5 @@
+"""Prompts of the LLM generator (deciders/generator.py), one system prompt per mode."""
+
 ANSWER_SYSTEM = """You answer questions using only the numbered evidence passages given.
 Cite every claim with the passage number in square brackets, like [1] or [2][3].
 If the evidence does not contain the answer, say plainly that the documents do not contain it.

@@ -1,12 +1,12 @@
 """The graph as served by the LangGraph server (``langgraph dev``, LangGraph Studio).
 
 No checkpointer is compiled in: the server supplies persistence. Settings come from the
-environment (``.env`` is read by ``langgraph dev``); run settings are the ``context`` form in
-Studio (:class:`graph.config.RunContext`).
+environment; run settings are the ``context`` form in Studio (:class:`graph.context.RunContext`).
 """
 
 from agentic_rag.app import Services
+from core.settings import Settings
 from graph.builder import build_graph
-from graph.config import Settings
+from nodes import make_nodes
 
-graph = build_graph(Services(Settings()))
+graph = build_graph(make_nodes(Services(Settings())))

@@ -1,3 +1,5 @@
+"""Prompts of the LLM router (deciders/router.py)."""
+
 SYSTEM = """You route turns of a question-answering assistant that answers from a document collection.
 Decide whether this turn needs the documents.
 - "direct": greetings, thanks, acknowledgements, farewells and other small talk that asks for no information.

@@ -1,0 +1,111 @@
+"""What the command line prints: answers with their sources and trace, review prompts, rows,
+ingest summaries — as text for people or as JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Callable
+
+import typer
+
+if TYPE_CHECKING:
+    from ingest.pipeline import IngestReport
+
+
+def thread_line(row: dict) -> str:
+    """One row of ``threads``: id, status, last update, question."""
+    return f"{row['thread_id']}  {row['status']:<11} {str(row['updated_at'])[:19]}  {row['question'][:70]}"
+
+
+def checkpoint_line(row: dict) -> str:
+    """One row of ``history``: checkpoint, step, node, route, query, evidence, retries, stop, next."""
+    return (
+        f"{row['checkpoint_id']}  step {row['step']:>2}  {row['node']:<13} route={row['route'] or '-'} "
+        f"query={(row['query'] or '')[:50]!r} evidence={len(row['evidence'])} retries={row['retries']} "
+        f"stop={row['stop_reason'] or '-'} next={','.join(row['next']) or '-'}"
+    )
+
+
+def print_rows(rows: list[dict], as_json: bool, line: Callable[[dict], str]) -> None:
+    """Print ``rows`` as one JSON list, or one ``line(row)`` each."""
+    if as_json:
+        typer.echo(json.dumps(rows, ensure_ascii=False, default=str))
+        return
+    for row in rows:
+        typer.echo(line(row))
+
+
+def print_result(result: dict, as_json: bool, resume: Callable[[str], str] | None = None) -> None:
+    """Print an answer with its sources and trace, or one JSON object; ``resume`` gives the
+    command that answers a pending review of a thread (default: without store options)."""
+    if as_json:
+        keys = (
+            "thread_id", "status", "question", "standalone_question", "answer", "citations", "stop_reason",
+            "confidence", "unsupported_claims", "conflicts", "complexity", "route_reason", "hops", "retries",
+            "route", "trace", "notes", "reviewed", "interrupt",
+        )  # fmt: skip
+        typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False, default=str))
+        return
+    if result.get("answer") and not result.get("interrupt"):
+        typer.echo(result["answer"])
+    if result.get("citations"):
+        typer.echo("\nSources:")
+        for c in result["citations"]:
+            typer.echo(f"  [{c['mark']}] {c['title']} — {c['source']} ({c['chunk_id'][:12]})")
+    typer.echo("\nTrace:")
+    route = result.get("route")
+    if result.get("standalone_question") and result["standalone_question"] != result.get("question"):
+        route = f"{route} · as {result['standalone_question']!r}"
+    typer.echo(f"  route: {route}")
+    if result.get("confidence") is not None:
+        typer.echo(f"  confidence: {result['confidence']:.2f}")
+    for hop in result.get("trace", []):
+        relevant = sum(1 for v in hop.get("verdicts", {}).values() if v)
+        typer.echo(
+            f"  hop {hop['hop']}: {hop['query'][:70]!r} → {len(hop['chunk_ids'])} chunks, {hop['new']} new, "
+            f"{relevant} relevant, {hop.get('admitted', 0)} kept "
+            f"[{hop.get('grader', '?')}, {hop.get('elapsed_ms', 0):.0f} ms]"
+        )
+        for link in hop.get("links", []):  # a graph hop: which chunk's mention led where
+            typer.echo(f"    link: {link['from'][:12]} mentions {link['entity']!r} → {link['to'][:12]}")
+    for note in result.get("notes", []):
+        typer.echo(f"  note: {note}")
+    if result.get("interrupt"):
+        typer.echo(
+            f"  paused · hops {result.get('hops')} · retries {result.get('retries')} · thread {result['thread_id']}"
+        )
+        command = resume(result["thread_id"]) if resume else f"agentic-rag resume {result['thread_id']}"
+        print_interrupt(command, result["interrupt"])
+        return
+    typer.echo(
+        f"  stop: {result.get('stop_reason')} · hops {result.get('hops')} · retries {result.get('retries')} "
+        f"· thread {result['thread_id']}"
+    )
+
+
+def print_interrupt(resume: str, payload: dict) -> None:
+    typer.echo(f"\nWaiting for your {payload['kind']} review.")
+    if payload.get("error"):
+        typer.echo(f"  last answer refused: {payload['error']}")
+    if payload["kind"] == "route":
+        typer.echo(f"  route: {payload['route']} ({payload['reason']})")
+    elif payload["kind"] == "stop":
+        typer.echo(
+            f"  stopped: {payload['stop_reason']} after {payload['hops']} hop(s); tried: {payload['tried_queries']}"
+        )
+    else:
+        typer.echo(f"  draft: {payload['answer'][:300]}")
+    for view in payload.get("evidence", []):
+        typer.echo(f"  evidence {view['chunk_id']}: {view['title']} — {view['snippet'][:80]!r}")
+    typer.echo(f"  accepts: {payload['accepts']}")
+    typer.echo(f"  answer with: {resume} --answer VALUE")
+
+
+def graph_summary(report: IngestReport) -> str:
+    graph = report.graph
+    if graph is None or not (graph.chunks_scanned or graph.mentions_dropped):
+        return ""
+    return (
+        f"; mention graph: {graph.chunks_scanned} chunks scanned, {graph.mentions_added} links added, "
+        f"{graph.mentions_dropped} dropped in {graph.seconds:.2f} s"
+    )

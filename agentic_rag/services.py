@@ -1,0 +1,133 @@
+"""The services the graph's nodes use (:class:`graph.services.GraphServices`): the chunk store,
+the embedding and chat models, the reranker and the deciders, opened lazily from the settings."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from core.errors import CollectionNotFoundError, ConfigurationError
+from core.settings import Settings
+from core.tuning import TUNING, Tuning
+from deciders import Deciders, build_deciders
+from graph.context import RunContext
+from providers.chat import load_chat_model
+from providers.embeddings import EmbeddingModel, load_embedding_model
+from providers.reranker import CrossEncoderReranker, load_reranker
+from store.chunks import Chunk, ChunkStore
+from store.embedded import embedded_postgres_url
+from store.filters import ChunkFilter
+from store.mentions import Link
+
+FROM_SETTINGS: Any = object()
+"""Marker for "the chat model the settings name" (``None`` means no chat model)."""
+
+
+class Services:
+    """The retriever and deciders the graph's nodes use (implements ``GraphServices``).
+
+    The store and models are opened lazily, on first use, so importing or compiling the graph
+    starts nothing.
+
+    Args:
+        settings: where the data lives and which models to use.
+        chat_model: a chat model for the LLM deciders, overriding ``settings`` (tests pass a
+            scripted fake); ``None`` means model-free only.
+        tuning: the tuned constants of retrieval, hops and deciders.
+    """
+
+    def __init__(
+        self, settings: Settings, chat_model: BaseChatModel | None = FROM_SETTINGS, tuning: Tuning = TUNING
+    ) -> None:
+        self.settings = settings
+        self.tuning = tuning
+        if chat_model is not FROM_SETTINGS:
+            self.__dict__["chat_model"] = chat_model
+        self._deciders: dict[tuple, Deciders] = {}
+        self._has_chunks = False
+
+    @cached_property
+    def database_url(self) -> str:
+        return self.settings.database_url or embedded_postgres_url(self.settings.data_dir)
+
+    @cached_property
+    def embedding(self) -> EmbeddingModel:
+        return load_embedding_model(self.settings.embedding)
+
+    @cached_property
+    def store(self) -> ChunkStore:
+        """The collection, which must exist (see :meth:`writable_store`)."""
+        return ChunkStore.open(
+            self.database_url, self.settings.collection, self.embedding, create=False, tuning=self.tuning
+        )
+
+    def writable_store(self) -> ChunkStore:
+        """The collection, created when missing (for ingestion)."""
+        if "store" not in self.__dict__:
+            self.__dict__["store"] = ChunkStore.open(
+                self.database_url, self.settings.collection, self.embedding, tuning=self.tuning
+            )
+        return self.store
+
+    @cached_property
+    def chat_model(self) -> BaseChatModel | None:
+        return load_chat_model(self.settings)
+
+    def search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[Chunk]:
+        """Hybrid search of the collection.
+
+        Raises:
+            CollectionNotFoundError: the collection does not exist or holds no chunks.
+        """
+        if not self._has_chunks:
+            self._has_chunks = self.store.count() > 0
+            if not self._has_chunks:
+                raise CollectionNotFoundError(
+                    f"collection '{self.settings.collection}' holds no chunks; "
+                    f"ingest documents first: agentic-rag ingest PATH --collection {self.settings.collection}"
+                )
+        return self.store.search(query, k, where=where)
+
+    def chunk_filter(self, context: RunContext) -> ChunkFilter:
+        default = [s.strip() for s in (self.settings.sources or "").split(",") if s.strip()]
+        return ChunkFilter.build(context.sources if context.sources is not None else default, context.filters)
+
+    @cached_property
+    def reranker(self) -> CrossEncoderReranker | None:
+        return load_reranker(self.settings.reranker)
+
+    def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
+        """Relevance of the pooled chunks to ``query``: the configured cross-encoder's scores,
+        else fused BM25 + dense ranks among ``ids``."""
+        if self.reranker is not None:
+            chunks = self.store.fetch(ids).values()
+            return self.reranker.scores(query, {c["chunk_id"]: f"{c['title']}\n{c['text']}" for c in chunks})
+        return self.store.rank_among(query, ids)
+
+    def links_from(self, chunk_ids: list[str], exclude: list[str], where: ChunkFilter | None = None) -> list[Link]:
+        return self.store.graph.links_from(chunk_ids, exclude, where)
+
+    def fetch(self, ids: list[str]) -> dict[str, Chunk]:
+        return self.store.fetch(ids)
+
+    def describe_source(self, chunk: Chunk) -> str:
+        return chunk["source"]
+
+    def deciders(self, context: RunContext) -> Deciders:
+        mode = context.deciders
+        if mode == "llm" and self.chat_model is None:
+            raise ConfigurationError(
+                "deciders=llm needs a chat model: set OPENAI_API_KEY or AGENTIC_RAG_CHAT_MODEL, or use deciders=rules"
+            )
+        use_llm = mode == "llm" or (mode == "auto" and self.chat_model is not None)
+        key = ("llm",) if use_llm else ("rules", context.min_relevance)
+        if key not in self._deciders:
+            model = self.chat_model if use_llm else None
+            self._deciders[key] = build_deciders(model, self.tuning, context.min_relevance)
+        return self._deciders[key]
+
+    def close(self) -> None:
+        if "store" in self.__dict__:
+            self.store.close()

@@ -1,0 +1,2 @@
+"""The bottom layer: errors, text utilities, process settings and tuned constants. Every package
+may import it; it imports nothing of ours."""

@@ -1,0 +1,72 @@
+"""Process settings: where data lives and which models to use, read from the environment
+(``AGENTIC_RAG_*``, plus ``DATABASE_URL`` and ``OPENAI_*``) and overridable from the CLI."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/agentic-rag``, or ``~/.local/share/agentic-rag`` when XDG is unset."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "agentic-rag"
+
+
+class Settings(BaseSettings):
+    """Process-wide settings: storage, models, input limits.
+
+    Every field reads ``AGENTIC_RAG_<FIELD>`` from the environment; ``database_url`` also reads
+    ``DATABASE_URL`` and ``openai_api_key``/``openai_base_url`` read the standard OpenAI variables.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="AGENTIC_RAG_", extra="ignore")
+
+    data_dir: Path = Field(default_factory=default_data_dir)
+    """Folder of the embedded PostgreSQL cluster (``pg/``) and the SQLite checkpoints."""
+    database_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("DATABASE_URL", "AGENTIC_RAG_DATABASE_URL")
+    )
+    """External PostgreSQL (with pgvector) to use instead of the embedded server."""
+    collection: str = "default"
+    """Name of the chunk collection (one table per collection)."""
+    embedding: str = "wordllama"
+    """``wordllama`` (offline, bundled weights) or ``openai:<model>``."""
+    reranker: str | None = None
+    """``cross-encoder:<model>`` to rank later hops' finds with a sentence-transformers
+    cross-encoder (optional extra ``rerank``); unset: fused BM25 + dense scores."""
+    sources: str | None = None
+    """Default source allowlist of the collection: comma-separated glob patterns (a run's
+    ``sources`` replaces it)."""
+    chat_model: str | None = None
+    """Chat model for the LLM deciders: an OpenAI model name (``gpt-4o-mini``) or an
+    ``init_chat_model`` string (``anthropic:claude-…``, ``ollama:llama3.1``). When unset and
+    ``OPENAI_API_KEY`` is set, ``gpt-4o-mini`` is used; when neither is set, deciders are model-free."""
+    openai_api_key: str | None = Field(default=None, validation_alias="OPENAI_API_KEY")
+    openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
+    chunk_size: int = 1200
+    """Target chunk length for file ingestion, in characters."""
+    chunk_overlap: int = 150
+    """Overlap between consecutive chunks, in characters."""
+
+    @field_validator("collection")
+    @classmethod
+    def _collection_is_identifier(cls, value: str) -> str:
+        if not value.replace("_", "").isalnum() or not value.isascii() or len(value) > 40:
+            raise ValueError("collection names use letters, digits and '_' only (at most 40)")
+        return value.lower()
+
+    @property
+    def checkpoint_path(self) -> Path:
+        """SQLite file holding the checkpoints of every thread."""
+        return self.data_dir / "checkpoints.sqlite"
+
+    @property
+    def resolved_chat_model(self) -> str | None:
+        """The chat model to use, or ``None`` when no model is configured."""
+        if self.chat_model:
+            return self.chat_model
+        return "gpt-4o-mini" if self.openai_api_key else None

@@ -1,0 +1,99 @@
+"""Tuned constants, in one frozen object.
+
+Every number below was chosen by hand or on the multi-hop dev sets in ``../shared/data``
+(HotpotQA, 2WikiMultihopQA, MuSiQue, SQuAD 2.0) with ``agentic-rag eval`` and
+``bench/hotpotqa.py``; the README's measured tables give the scores. Components take a
+:class:`Tuning` (default :data:`TUNING`) in their constructor instead of reading module
+constants, so an experiment can change one value without editing code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Tuned constants of retrieval, the graph hop, the model-free deciders and confidence."""
+
+    # -- hybrid retrieval (store) -------------------------------------------------------------
+    dense_weight: float = 0.5
+    """Weight of the dense ranking in reciprocal-rank fusion (BM25's is 1). WordLlama is the
+    weaker ranker; a lower weight lets BM25 lead while dense still breaks its ties. Chosen on
+    HotpotQA against equal weights."""
+    bm25_k1: float = 1.2
+    """BM25 term-frequency saturation (Robertson & Zaragoza 2009's usual value)."""
+    bm25_b: float = 0.75
+    """BM25 length normalisation (the usual value)."""
+    fusion_depth: int = 50
+    """Depth of each ranking fed to the fusion: deeper finds chunks ranked well by only one
+    retriever, at the cost of a longer query."""
+
+    # -- hops (nodes) ---------------------------------------------------------------------------
+    per_query_k: int = 3
+    """Chunks kept per query when a hop searches several (one per bridge entity), merged round
+    robin: every bridge hypothesis's best chunk comes before any second one. More per query
+    crowds out the other hypotheses; fewer drops a bridge's second paragraph."""
+    graph_frontier: int = 3
+    """Evidence chunks whose mention links one graph hop follows (the best not followed yet):
+    more reaches more bridges but floods the hop with look-alikes."""
+    anchors: int = 2
+    """First-hop chunks (by rank for the question) that later hops cannot displace: keeps the
+    best first-hop evidence while a bridge hop replaces the first hop's tail."""
+
+    # -- mention graph (store) ------------------------------------------------------------------
+    max_links: int = 64
+    """Most links one lookup returns (the graph hop ranks them afterwards)."""
+    links_per_entity: int = 3
+    """Most target chunks per linked entity (the first chunks of its document), so that one
+    long document cannot fill ``max_links``."""
+    hub_share: float = 0.01
+    """Entities mentioned by more than this share of the chunks (and by more than
+    ``hub_floor``) are hubs ("United States") and are not followed: the low-idf analogue of
+    stop words."""
+    hub_floor: int = 20
+    """See ``hub_share``: small collections have no hubs."""
+
+    # -- model-free grader ----------------------------------------------------------------------
+    coverage_weight: float = 0.7
+    """Share of a chunk's grade from its match with the question (the rest from its retrieval
+    score): term coverage is the stronger signal, retrieval breaks ties."""
+    chain_weight: float = 0.8
+    """How much a later hop's match with the query (or followed entity) that found a chunk
+    counts against question coverage: enough to rank the bridge entity's page above the weaker
+    first-hop chunks, not above the strongest ones."""
+    sufficient_coverage: float = 0.75
+    """After the first hop, the evidence suffices when the relevant chunks together cover this
+    share of the question's terms (lower stops earlier, with more missed bridges)."""
+
+    # -- model-free reformulator, generator, grounder ---------------------------------------------
+    bridge_queries: int = 3
+    """Bridge entities searched per entity-query hop (one query each)."""
+    answer_sentences: int = 3
+    """Most evidence sentences in an extractive answer."""
+    part_coverage: float = 0.5
+    """Least share of a sub-question's terms an evidence sentence must hold to answer that part."""
+    min_support: float = 0.8
+    """Lexical grounding: share of a claim's content terms its cited chunks must hold."""
+
+    # -- LLM deciders ---------------------------------------------------------------------------
+    llm_passage_chars: int = 2000
+    """Longest passage text shown to a model, in characters."""
+    llm_grade_concurrency: int = 8
+    """Chunks graded by the model at once."""
+    max_sub_questions: int = 4
+    """Most sub-questions a decomposition may have."""
+
+    # -- answers --------------------------------------------------------------------------------
+    caveat_shown: int = 3
+    """Chunks of the last hop shown in a caveat answer when no evidence was kept."""
+    confidence_sufficient: float = 0.8
+    """Confidence ceiling of an answer after the grader judged the evidence enough."""
+    confidence_partial: float = 0.6
+    """Ceiling after a stop on the evidence budget or a single retrieval (adaptive routing)."""
+    confidence_caveat: float = 0.2
+    """Ceiling of a caveat answer (every other stop)."""
+
+
+TUNING = Tuning()
+"""The default tuning, used wherever none is passed."""

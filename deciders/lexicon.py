@@ -1,0 +1,77 @@
+"""Every word list and word pattern the model-free deciders use, in one place.
+
+The lists are English and small on purpose: they recognise the surface form of small talk,
+follow-up pronouns, comparisons and compound questions, not their meaning.
+"""
+
+from __future__ import annotations
+
+import re
+
+MODEL_FREE = "rules"
+"""The name every model-free decider signs its results with (``decider`` in traces)."""
+
+# -- small talk (router, generator's direct replies) ------------------------------------------------
+SMALL_TALK = frozenset(
+    """
+    hi hello hey hiya howdy yo greetings good morning afternoon evening day
+    thanks thank thx ty you so very much a lot
+    ok okay k cool great nice perfect awesome got it understood alright fine sure yes no yep nope
+    bye goodbye cheers see later again there appreciated wow that helps helped makes sense
+    """.split()
+)
+"""Words a turn may consist of and still be small talk (a greeting, thanks, an acknowledgement,
+a farewell)."""
+THANKS = frozenset({"thanks", "thank", "thx", "ty", "appreciated", "cheers", "helps", "helped"})
+GREETINGS = frozenset({"hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "morning", "afternoon", "evening"})
+FAREWELLS = frozenset({"bye", "goodbye", "later"})
+MAX_SMALL_TALK_WORDS = 8
+"""Longer turns are never small talk."""
+WORD = re.compile(r"[a-z']+")
+"""A word of a lower-cased turn."""
+
+# -- dates (reformulator: a month is not a bridge entity) -----------------------------------------
+MONTHS = frozenset("january february march april may june july august september october november december".split())
+
+# -- follow-ups (router's contextualize) ----------------------------------------------------------
+PRONOUN = re.compile(r"\b(he|she|him|her|it|they|them|his|its|their)\b", re.IGNORECASE)
+POSSESSIVE = frozenset({"his", "its", "their"})
+LEADING_CONNECTIVE = re.compile(r"^(?:and|so|also|then)\b[\s,]*", re.IGNORECASE)
+CITATION_MARK = re.compile(r"\s*\[\d+\]")
+"""A citation mark with the space before it (stripped from an earlier answer)."""
+
+# -- complexity (router's classify_complexity) -----------------------------------------------------
+COMPARISON = re.compile(
+    r"\b(both|either|neither|same|compared?|than|older|oldest|younger|youngest|earlier|earliest|later|"
+    r"first|larger|largest|bigger|longer|shorter|higher|more|fewer|less|difference|which one)\b",
+    re.IGNORECASE,
+)
+RELATION = re.compile(r"\bof\b|'s\b|(?<=\w )\b(?:who|whom|that|which|whose|where)\b", re.IGNORECASE)
+"""A relation outside the names: "of", a possessive, a relative clause after the first word."""
+POSSESSIVE_SUFFIX = re.compile(r"['’]s$")
+
+# -- compound questions (rule decomposer) ---------------------------------------------------------
+CHOICE = re.compile(r"^(?P<stem>[^,]+?),\s*(?P<options>.+?)\s+or\s+(?P<last>[^,?]+?)\s*\?*$", re.IGNORECASE)
+"""A choice between named options: "Which is older, Blur or Oasis?"."""
+BOTH = re.compile(
+    r"^(?P<aux>are|were|is|was|do|did|does|have|has)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+"
+    r"(?:both|each)\b\s*(?P<rest>.*?)\s*\?*$",
+    re.IGNORECASE,
+)
+"""A property asked of two things: "Are A and B both X?"."""
+CLAUSES = re.compile(
+    r"^(?P<wh>which|what|who|whose)\b(?P<first>.+?)\s+and\s+"
+    r"(?P<second>(?:had|has|have|was|were|is|are|did|does|also|won|played|released|wrote|starred)\b.+?)\s*\?*$",
+    re.IGNORECASE,
+)
+"""Two clauses on one subject: "Which band released X and had Y?"."""
+
+# -- citations in answers (grounder, LLM generator) -----------------------------------------------
+MARKS = re.compile(r"\[(\d+)\]")
+"""A citation mark ``[n]``, capturing ``n``."""
+MARK_RUN = re.compile(r"((?:\s*\[\d+\])+)")
+"""A run of citation marks (they close the claim before them)."""
+
+# -- other words -----------------------------------------------------------------------------------
+QUESTION_WORD = re.compile(r"[\w'-]+")
+"""A word of a question, as the reformulator splits it."""

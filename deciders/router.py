@@ -1,0 +1,161 @@
+"""Routing: does a turn need documents, is it a follow-up to make self-contained, and how much
+retrieval does it need (Adaptive-RAG's three labels, Jeong et al. 2024)?
+
+* :class:`RuleRouter` — answers small talk directly, retrieves for everything else; resolves a
+  follow-up's pronoun from the previous turn (:func:`contextualize`) and classifies complexity
+  from cheap features (:func:`classify_complexity`).
+* :class:`LLMRouter` — asks the model for all three; an unusable reply retrieves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol, Sequence
+
+from langchain_core.messages import BaseMessage
+from pydantic import BaseModel
+
+from core.text import names, strip_qualifier
+from deciders.lexicon import (
+    CITATION_MARK,
+    COMPARISON,
+    LEADING_CONNECTIVE,
+    MAX_SMALL_TALK_WORDS,
+    MODEL_FREE,
+    POSSESSIVE,
+    POSSESSIVE_SUFFIX,
+    PRONOUN,
+    RELATION,
+    SMALL_TALK,
+    WORD,
+)
+from deciders.llm import LLMDecider, ask_structured, format_conversation
+from prompts import router as prompts
+
+RouteName = Literal["retrieve", "direct"]
+Complexity = Literal["none", "single", "multi"]
+"""Adaptive-RAG query complexity (Jeong et al. 2024): no retrieval, one retrieval, or the
+iterative loop."""
+
+
+@dataclass
+class RouteDecision:
+    route: RouteName
+    reason: str
+    decider: str
+    note: str | None = None
+    standalone_question: str | None = None
+    """The question rewritten to stand alone when it refers to earlier turns ("and when was he
+    born?" → "when was Neil Peart born?"); ``None`` when it already stands alone."""
+    complexity: Complexity = "multi"
+    """How much retrieval the question needs (``none`` for a direct route); used when the run's
+    ``adaptive`` switch is on."""
+    complexity_reason: str = ""
+
+
+class Router(Protocol):
+    """Decides whether a turn needs documents (when unsure: ``retrieve``), and rewrites a
+    follow-up that leans on the conversation into a self-contained question."""
+
+    def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision: ...
+
+
+def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | None:
+    """Rule-based anaphora resolution for follow-ups: replace the first personal pronoun with the
+    entity the previous turn was about — the title of the first chunk the previous answer cited
+    (without a parenthesised qualifier), else the first name in that answer, else in the
+    previous question. Returns ``None`` when the question has no pronoun or no earlier turn."""
+    match = PRONOUN.search(question)
+    if not match or not conversation:
+        return None
+    previous = [m for m in conversation if m.type in ("human", "ai")][-2:]
+    entity = None
+    for message in reversed(previous):  # the answer first, then the question it answered
+        titles = message.additional_kwargs.get("cited_titles") or []
+        found = [strip_qualifier(t) for t in titles if t] or names(CITATION_MARK.sub("", str(message.content)))
+        if found:
+            entity = found[0]
+            break
+    if entity is None:
+        return None
+    replacement = f"{entity}'s" if match.group(1).lower() in POSSESSIVE else entity
+    rewritten = question[: match.start()] + replacement + question[match.end() :]
+    return LEADING_CONNECTIVE.sub("", rewritten).strip()
+
+
+def classify_complexity(question: str) -> tuple[Complexity, str]:
+    """Model-free Adaptive-RAG classifier (after Jeong et al. 2024, who train a small classifier
+    on the same three labels) from cheap features: named entities, comparison words, and
+    relations outside the names ("of", a possessive, a relative clause after the first word).
+    ``multi`` for a comparison naming two or more things, two or more relations ("the spouse
+    *of* the actress *who* played …"), or one relation in a question naming two or more
+    things or longer than 14 words; otherwise ``single``. Returns (label, the features seen)."""
+    found = names(question)
+    outside = question
+    for name in found:  # a possessive stays outside: "Anna Benson's husband" is a relation
+        outside = outside.replace(POSSESSIVE_SUFFIX.sub("", name), " ")
+    words = len(question.split())
+    relations = len(RELATION.findall(outside))
+    comparison = bool(COMPARISON.search(outside)) or (" or " in outside and len(found) >= 2)
+    features = f"{words} words, {len(found)} names, {relations} relations" + (", comparison" if comparison else "")
+    if (comparison and len(found) >= 2) or relations >= 2 or (relations >= 1 and (len(found) >= 2 or words > 14)):
+        return "multi", features
+    return "single", features
+
+
+class RuleRouter:
+    """Routes a turn to ``direct`` only when every word is small talk (greeting, thanks,
+    acknowledgement, farewell) and it asks nothing; anything else retrieves. Follow-ups are made
+    self-contained with :func:`contextualize`; the retrieval need is classified with
+    :func:`classify_complexity`."""
+
+    def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision:
+        words = WORD.findall(question.lower())
+        if words and len(words) <= MAX_SMALL_TALK_WORDS and "?" not in question and all(w in SMALL_TALK for w in words):
+            return RouteDecision("direct", "small talk: no documents needed", MODEL_FREE, complexity="none")
+        standalone = contextualize(question, conversation)
+        reason = "asks for information" + (" (follow-up made self-contained)" if standalone else "")
+        complexity, features = classify_complexity(standalone or question)
+        return RouteDecision(
+            "retrieve",
+            reason,
+            MODEL_FREE,
+            standalone_question=standalone,
+            complexity=complexity,
+            complexity_reason=features,
+        )
+
+
+class RouteOut(BaseModel):
+    """The LLM router's reply."""
+
+    route: Literal["retrieve", "direct"]
+    reason: str = ""
+    standalone_question: str = ""
+    complexity: Literal["single", "multi"] = "multi"
+
+
+MAX_STANDALONE_CHARS = 2000
+"""A longer rewritten question is not a question: it is dropped."""
+
+
+class LLMRouter(LLMDecider):
+    """Asks the model for the route, the self-contained rewrite and the complexity; an unusable
+    reply retrieves (and says why)."""
+
+    def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision:
+        user = prompts.USER.format(conversation=format_conversation(conversation), question=question)
+        out, note = ask_structured(self.model, RouteOut, prompts.SYSTEM, user)
+        if out is None:
+            return RouteDecision("retrieve", "fallback: retrieve when unsure", self.name, note)
+        standalone = out.standalone_question.strip()
+        if standalone and (not conversation or standalone == question or len(standalone) > MAX_STANDALONE_CHARS):
+            standalone = ""
+        return RouteDecision(
+            out.route,
+            out.reason,
+            self.name,
+            standalone_question=standalone or None,
+            complexity="none" if out.route == "direct" else out.complexity,
+            complexity_reason=f"classified by {self.name}",
+        )

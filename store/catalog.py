@@ -1,0 +1,75 @@
+"""The catalog: which collections exist (with their embedding model) and which sources each
+holds (the ingest manifest), in two tables shared by every collection of a database."""
+
+from __future__ import annotations
+
+import psycopg
+
+
+class Catalog:
+    """The catalog rows of ``collection``, on ``conn`` (autocommit connection)."""
+
+    def __init__(self, conn: psycopg.Connection, collection: str) -> None:
+        self._conn = conn
+        self.collection = collection
+
+    def create(self) -> None:
+        """Create the catalog tables if missing."""
+        self._conn.execute(
+            """CREATE TABLE IF NOT EXISTS rag_collections (
+                   name TEXT PRIMARY KEY, table_name TEXT NOT NULL,
+                   embedding_model TEXT NOT NULL, dimension INT NOT NULL,
+                   created_at TIMESTAMPTZ NOT NULL DEFAULT now());
+               CREATE TABLE IF NOT EXISTS rag_sources (
+                   collection TEXT NOT NULL, source TEXT NOT NULL, content_hash TEXT NOT NULL,
+                   chunks INT NOT NULL, ingested_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+                   PRIMARY KEY (collection, source))"""
+        )
+
+    def embedding(self) -> tuple[str, int] | None:
+        """(embedding model id, dimension) the collection was built with; ``None`` when it is
+        not registered."""
+        row = self._conn.execute(
+            "SELECT embedding_model, dimension FROM rag_collections WHERE name = %s", (self.collection,)
+        ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def collections(self) -> list[str]:
+        """Every registered collection, sorted."""
+        return [r[0] for r in self._conn.execute("SELECT name FROM rag_collections ORDER BY name").fetchall()]
+
+    def register(self, table: str, model_id: str, dimension: int) -> None:
+        """Register the collection (its chunk table and embedding model)."""
+        self._conn.execute(
+            "INSERT INTO rag_collections (name, table_name, embedding_model, dimension) VALUES (%s, %s, %s, %s)",
+            (self.collection, table, model_id, dimension),
+        )
+
+    def source_hash(self, source: str) -> str | None:
+        """Content hash recorded when ``source`` was last fully ingested, or ``None``."""
+        row = self._conn.execute(
+            "SELECT content_hash FROM rag_sources WHERE collection = %s AND source = %s", (self.collection, source)
+        ).fetchone()
+        return row[0] if row else None
+
+    def sources_under(self, prefix: str) -> list[str]:
+        """Keys of the fully ingested sources that start with ``prefix`` (a folder path + separator)."""
+        rows = self._conn.execute(
+            "SELECT source FROM rag_sources WHERE collection = %s AND starts_with(source, %s) ORDER BY source",
+            (self.collection, prefix),
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def record_source(self, source: str, content_hash: str, chunks: int) -> None:
+        """Record ``source`` as fully ingested (written last, after its chunks)."""
+        self._conn.execute(
+            """INSERT INTO rag_sources (collection, source, content_hash, chunks)
+               VALUES (%s, %s, %s, %s)
+               ON CONFLICT (collection, source) DO UPDATE
+               SET content_hash = EXCLUDED.content_hash, chunks = EXCLUDED.chunks, ingested_at = now()""",
+            (self.collection, source, content_hash, chunks),
+        )
+
+    def forget_source(self, source: str) -> None:
+        """Drop ``source`` from the manifest."""
+        self._conn.execute("DELETE FROM rag_sources WHERE collection = %s AND source = %s", (self.collection, source))

@@ -1,0 +1,95 @@
+"""Generators (deciders/generator.py): extractive answers with citations, the LLM answer and its fallback."""
+
+from __future__ import annotations
+
+from conftest import scripted
+from langchain_core.messages import HumanMessage
+
+from core.tuning import Tuning
+from deciders.generator import (
+    NO_ANSWER,
+    AnswerRequest,
+    ExtractiveGenerator,
+    LLMGenerator,
+    answer_sentences,
+    citation_marks,
+)
+
+QUESTION = "Which league does Donnie Smith play in?"
+
+
+def chunk(cid: str, title: str, text: str, **extra) -> dict:
+    return {"chunk_id": cid, "text": text, "source": "s", "title": title, "score": 1.0, "dense_rank": None,
+            "lexical_rank": None, **extra}  # fmt: skip
+
+
+DONNIE = chunk(
+    "donnie", "Donnie Smith", "Donnie Smith. He is an American soccer player. He plays in Major League Soccer."
+)
+REVS = chunk("revs", "New England Revolution", "The Revolution are a soccer club. Donnie Smith joined them in 2014.")
+
+
+def test_citation_marks_number_chunks_by_first_citation():
+    assert citation_marks(["b", "a", "b", "c"]) == {"b": 1, "a": 2, "c": 3}
+
+
+def test_answer_sentences_skip_the_title_line_and_avoided_claims():
+    assert answer_sentences(DONNIE) == ["He is an American soccer player.", "He plays in Major League Soccer."]
+    assert answer_sentences(DONNIE, avoid=["He is an American soccer player."]) == ["He plays in Major League Soccer."]
+
+
+def test_extractive_answer_selects_sentences_covering_new_question_terms_with_marks():
+    answer = ExtractiveGenerator().generate(AnswerRequest(QUESTION, [DONNIE, REVS], "answer"))
+    assert answer.text == "He plays in Major League Soccer. [1]"
+    assert answer.cited == [(1, "donnie")] and answer.decider == "rules" and answer.note is None
+    question = "Who joined the Revolution and plays in Major League Soccer?"
+    both = [("He plays in Major League Soccer.", "donnie"), ("Donnie Smith joined them in 2014.", "revs")]
+    assert ExtractiveGenerator().select(question, [DONNIE, REVS]) == both  # then nothing new is covered
+    assert ExtractiveGenerator(Tuning(answer_sentences=1)).select(question, [DONNIE, REVS]) == both[:1]
+
+
+def test_caveat_says_the_documents_do_not_answer_first():
+    caveat = ExtractiveGenerator().generate(AnswerRequest(QUESTION, [DONNIE], "caveat"))
+    assert caveat.text.startswith(f"{NO_ANSWER} contain a clear answer to this question. The closest passages found:")
+    assert caveat.cited == [(1, "donnie")]
+    empty = ExtractiveGenerator().generate(AnswerRequest(QUESTION, [], "caveat"))
+    assert empty.text == f"{NO_ANSWER} contain an answer to this question, and nothing related was found."
+    assert empty.cited == []
+
+
+def test_direct_replies_to_small_talk():
+    generator = ExtractiveGenerator()
+    assert generator.generate(AnswerRequest("thanks!", [], "direct")).text.startswith("You're welcome.")
+    assert generator.generate(AnswerRequest("bye", [], "direct")).text == "Goodbye!"
+    assert generator.generate(AnswerRequest("hello", [], "direct")).text.startswith("Hello!")
+    assert generator.generate(AnswerRequest("ok", [], "direct")).text.startswith("Noted.")
+
+
+def test_sub_questions_are_answered_part_by_part_or_said_unanswered():
+    subs = ["Which league does Donnie Smith play in?", "When was Oasis formed?"]
+    answer = ExtractiveGenerator().generate(AnswerRequest("both", [DONNIE, REVS], "answer", sub_questions=subs))
+    assert answer.text.splitlines() == [
+        "(1) Which league does Donnie Smith play in? He plays in Major League Soccer. [1]",
+        f"(2) When was Oasis formed? {NO_ANSWER} answer this part.",
+    ]
+    assert answer.cited == [(1, "donnie")]
+    strict = ExtractiveGenerator(Tuning(part_coverage=1.01)).generate(
+        AnswerRequest("both", [DONNIE], "answer", sub_questions=subs)
+    )
+    assert strict.cited == [] and strict.text.count(NO_ANSWER) == 2
+
+
+def test_llm_generator_reads_its_citation_marks():
+    model = scripted(generate="Major League Soccer [2][1][2][7].")
+    answer = LLMGenerator(model).generate(
+        AnswerRequest(QUESTION, [REVS, DONNIE], "answer", conversation=[HumanMessage("hi")])
+    )
+    assert answer.text == "Major League Soccer [2][1][2][7]."
+    assert answer.cited == [(2, "donnie"), (1, "revs")]  # in order of use; [7] cites no passage
+    assert answer.decider == "llm:ScriptedChatModel" and model.calls == {"generate": 1}
+
+
+def test_llm_generator_empty_reply_gives_the_extractive_answer_with_a_note():
+    answer = LLMGenerator(scripted(generate="  ")).generate(AnswerRequest(QUESTION, [DONNIE], "answer"))
+    assert answer.text == "He plays in Major League Soccer. [1]" and answer.decider == "rules"
+    assert answer.note == "empty reply; extractive answer instead"

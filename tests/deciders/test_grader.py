@@ -1,0 +1,86 @@
+"""Grading deciders (deciders/grader.py): lexical scores from a 0–1 retrieval score, the LLM grader."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import scripted
+
+from core.tuning import Tuning
+from deciders.grader import LexicalGrader, LLMGrader
+
+QUESTION = "Which league does Donnie Smith play in?"
+
+
+def chunk(cid: str, title: str, text: str, score: float = 0.0, **extra) -> dict:
+    return {"chunk_id": cid, "text": text, "source": "s", "title": title, "score": score, "dense_rank": None,
+            "lexical_rank": None, **extra}  # fmt: skip
+
+
+ANSWER = chunk("donnie", "Donnie Smith", "Donnie Smith plays in Major League Soccer for the Revolution.", 1.0)
+OFF_TOPIC = chunk("tungsten", "Tungsten", "Tungsten is a chemical element with the symbol W.", 0.5)
+
+
+def test_retrieval_score_is_used_as_given_beside_term_coverage():
+    grading = LexicalGrader().grade(QUESTION, QUESTION, [ANSWER, OFF_TOPIC], [])
+    scores = {v.chunk_id: v.score for v in grading.verdicts}
+    assert scores == {"donnie": 1.0, "tungsten": 0.15}  # 0.7 × coverage + 0.3 × the store's 0–1 score
+    assert [v.relevant for v in grading.verdicts] == [True, False]
+    low = LexicalGrader().grade(QUESTION, QUESTION, [{**ANSWER, "score": 0.0}], []).verdicts[0]
+    assert low.score == 0.7 and low.relevant
+
+
+def test_weights_and_threshold_come_from_the_tuning_and_the_constructor():
+    only_coverage = LexicalGrader(tuning=Tuning(coverage_weight=1.0)).grade(QUESTION, QUESTION, [OFF_TOPIC], [])
+    assert only_coverage.verdicts[0].score == 0.0
+    strict = LexicalGrader(min_relevance=0.99).grade(QUESTION, QUESTION, [{**ANSWER, "score": 0.5}], [])
+    assert strict.verdicts[0].score == 0.85 and not strict.verdicts[0].relevant
+
+
+def test_first_hop_suffices_only_when_one_relevant_chunk_holds_every_term():
+    halves = [
+        chunk("a", "Donnie Smith", "Donnie Smith is an American footballer.", 1.0),
+        chunk("b", "Revolution", "The Revolution play in a soccer league.", 1.0),
+    ]
+    split = LexicalGrader().grade(QUESTION, QUESTION, halves, [])
+    assert all(v.relevant for v in split.verdicts) and not split.sufficient
+    assert LexicalGrader().grade(QUESTION, QUESTION, [ANSWER], []).sufficient
+
+
+def test_later_hop_counts_the_query_or_followed_entity_and_the_evidence_together():
+    question = "What is the seat of the county where Van Hook Township is located?"
+    township = chunk("vh", "Van Hook Township", "Van Hook Township is a township in Mountrail County.", 1.0)
+    county = chunk("mc", "Mountrail County", "Its seat is Stanley.", 0.0, via="Mountrail County", linked_from="vh")
+    grader = LexicalGrader()
+    grading = grader.grade(question, "Mountrail County seat located", [county], [township])
+    # the linked page shares little with the question, but its title is the followed entity: 0.7 × 0.8
+    assert grading.verdicts[0].score == 0.56 and grading.verdicts[0].relevant
+    assert grading.sufficient  # the township and the county page together cover the question
+    assert not grader.grade(question, "Mountrail County seat located", [county], []).sufficient
+
+
+def test_llm_grader_grades_each_chunk_then_asks_about_sufficiency():
+    def grade(prompt: str) -> str:
+        return json.dumps({"relevant": "Donnie Smith plays" in prompt, "reason": "checked"})
+
+    model = scripted(grade=grade, sufficient='{"sufficient": true}')
+    grading = LLMGrader(model).grade(QUESTION, QUESTION, [ANSWER, OFF_TOPIC], [])
+    assert [(v.relevant, v.score) for v in grading.verdicts] == [(True, 1.0), (False, 0.0)]
+    assert grading.sufficient and grading.note is None and model.calls == {"grade": 2, "sufficient": 1}
+
+
+@pytest.mark.parametrize("sufficient", ["not json", '{"sufficient": true}'])
+def test_llm_grader_garbage_is_not_relevant_and_nothing_kept_is_never_sufficient(sufficient):
+    model = scripted(grade="I think so", sufficient=sufficient)
+    grading = LLMGrader(model).grade(QUESTION, QUESTION, [ANSWER], [])
+    assert not grading.verdicts[0].relevant and not grading.sufficient
+    assert grading.note.startswith("donnie: invalid reply") and grading.note.endswith("graded not relevant")
+    assert "sufficient" not in model.calls  # no evidence kept: the sufficiency question is not asked
+
+
+def test_llm_grader_garbage_sufficiency_is_insufficient_with_a_note():
+    model = scripted(grade='{"relevant": true}', sufficient="maybe")
+    grading = LLMGrader(model, Tuning(llm_grade_concurrency=1)).grade(QUESTION, QUESTION, [ANSWER], [])
+    assert grading.verdicts[0].relevant and not grading.sufficient
+    assert grading.note.startswith("sufficiency: invalid reply") and grading.note.endswith("treated as insufficient")

@@ -1,0 +1,61 @@
+"""Reformulation deciders (deciders/reformulator.py): bridge entities without a model, the LLM rewrite."""
+
+from __future__ import annotations
+
+from conftest import scripted
+
+from core.tuning import Tuning
+from deciders.reformulator import FeedbackReformulator, LLMReformulator, uncovered_words
+
+QUESTION = "What is the seat of the county where Van Hook Township is located?"
+TOWNSHIP = {
+    "chunk_id": "vh", "title": "Van Hook Township, Mountrail County, North Dakota", "source": "s", "score": 0.0,
+    "dense_rank": None, "lexical_rank": None,
+    "text": "Van Hook Township is a township in Mountrail County in the U.S. state of North Dakota.",
+}  # fmt: skip
+
+
+def test_bridge_names_are_searched_with_the_words_the_first_chunk_lacks():
+    result = FeedbackReformulator().reformulate(QUESTION, [QUESTION], [TOWNSHIP], [TOWNSHIP])
+    # the county (shares "county" with the question) first, each with "seat located": the relation left
+    assert result.queries[0] == "Mountrail County seat located"
+    assert all(q.endswith(" seat located") for q in result.queries) and len(result.queries) <= 3
+    again = FeedbackReformulator().reformulate(QUESTION, [QUESTION, *result.queries], [TOWNSHIP], [TOWNSHIP])
+    assert not set(again.queries or [again.query]) & set(result.queries)
+
+
+def test_bridge_queries_per_hop_come_from_the_tuning():
+    one = FeedbackReformulator(Tuning(bridge_queries=1)).reformulate(QUESTION, [QUESTION], [TOWNSHIP], [TOWNSHIP])
+    assert one.queries == ["Mountrail County seat located"] and one.query == one.queries[0]
+    assert one.decider == "rules" and one.reason.startswith("bridge entities named in chunk vh")
+
+
+def test_uncovered_words_are_the_question_words_the_text_lacks():
+    assert uncovered_words(QUESTION, f"{TOWNSHIP['title']} {TOWNSHIP['text']}") == "seat located"
+    assert uncovered_words("Who is Donnie Smith?", "Donnie Smith plays soccer.") == ""
+
+
+def test_once_no_new_name_is_left_the_uncovered_terms_then_the_question_itself():
+    reformulator = FeedbackReformulator(Tuning(bridge_queries=10))
+    tried = [QUESTION, *reformulator.reformulate(QUESTION, [QUESTION], [TOWNSHIP], [TOWNSHIP]).queries]
+    words = reformulator.reformulate(QUESTION, tried, [TOWNSHIP], [TOWNSHIP])
+    assert (words.query, words.queries, words.reason) == ("seat located", [], "question terms no evidence covers")
+    last = reformulator.reformulate(QUESTION, [*tried, words.query], [TOWNSHIP], [TOWNSHIP])
+    assert last.query == QUESTION and last.reason == "no new name or term left to search"
+    # nothing relevant found: the uncovered terms are the question itself, so it is returned at once
+    assert reformulator.reformulate(QUESTION, [QUESTION], [], [TOWNSHIP]).query == QUESTION
+
+
+def test_llm_reformulator_takes_the_first_line_unquoted():
+    model = scripted(reformulate='"Mountrail County seat"\nbecause the county is the bridge')
+    result = LLMReformulator(model).reformulate(QUESTION, [QUESTION], [TOWNSHIP], [])
+    assert (result.query, result.reason, result.note) == ("Mountrail County seat", "rewritten by the model", None)
+
+
+def test_llm_reformulator_keeps_the_last_query_on_an_empty_or_overlong_reply():
+    tried = [QUESTION, "Van Hook Township county"]
+    for reply in ["", "x" * 501]:
+        result = LLMReformulator(scripted(reformulate=reply)).reformulate(QUESTION, tried, [TOWNSHIP], [])
+        assert (result.query, result.note) == ("Van Hook Township county", "empty or overlong reply")
+    fresh = LLMReformulator(scripted(reformulate="")).reformulate(QUESTION, [], [], [])
+    assert fresh.query == QUESTION and fresh.reason == "fallback: keep the query"

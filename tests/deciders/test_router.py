@@ -1,0 +1,78 @@
+"""Routing deciders (deciders/router.py): small talk, follow-ups, complexity, the LLM router."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import scripted
+from langchain_core.messages import AIMessage, HumanMessage
+
+from deciders.router import LLMRouter, RuleRouter, classify_complexity, contextualize
+
+CONVERSATION = [
+    HumanMessage("Who was the drummer of Rush?"),
+    AIMessage("Neil Peart was the drummer of Rush [1].", additional_kwargs={"cited_titles": ["Neil Peart (drummer)"]}),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        ("Who is the spouse of the actress who played Susan Walker in Miracle on 34th Street?", "multi"),
+        ("Which is older, Blur or Oasis?", "multi"),
+        ("Who is the father of Empress Wang's husband?", "multi"),
+        ("When was Neil Peart born?", "single"),
+        ("What does itertools.groupby do?", "single"),
+    ],
+)
+def test_complexity_classifier_from_cheap_features(question, label):
+    assert classify_complexity(question)[0] == label
+
+
+@pytest.mark.parametrize("turn", ["hello, thanks!", "ok cool", "thank you so much", "bye"])
+def test_small_talk_is_routed_direct_without_retrieval(turn):
+    decision = RuleRouter().route(turn, [])
+    assert (decision.route, decision.complexity, decision.decider) == ("direct", "none", "rules")
+
+
+@pytest.mark.parametrize(
+    "turn",
+    ["hello?", "thanks, what league does Donnie Smith play in", "ok ok ok ok ok ok ok ok ok", "Donnie Smith"],
+)
+def test_anything_that_asks_or_is_not_only_small_talk_retrieves(turn):
+    decision = RuleRouter().route(turn, [])
+    assert decision.route == "retrieve" and decision.standalone_question is None
+    assert decision.complexity in ("single", "multi") and "words" in decision.complexity_reason
+
+
+def test_follow_up_pronoun_becomes_the_entity_the_previous_answer_cited():
+    assert contextualize("and when was he born?", CONVERSATION) == "when was Neil Peart born?"
+    assert contextualize("What was his first band?", CONVERSATION) == "What was Neil Peart's first band?"
+    assert contextualize("When was Neil Peart born?", CONVERSATION) is None  # no pronoun
+    assert contextualize("and when was he born?", []) is None  # no earlier turn
+    decision = RuleRouter().route("and when was he born?", CONVERSATION)
+    assert decision.standalone_question == "when was Neil Peart born?"
+    assert decision.reason == "asks for information (follow-up made self-contained)"
+
+
+def test_without_cited_titles_the_first_name_of_the_answer_is_used():
+    conversation = [HumanMessage("Who drummed for Rush?"), AIMessage("Neil Peart [1] did.")]
+    assert contextualize("Where was he born?", conversation) == "Where was Neil Peart born?"
+
+
+def test_llm_router_reads_route_rewrite_and_complexity():
+    reply = '{"route": "retrieve", "reason": "factual", "standalone_question": "When was Neil Peart born?", '
+    model = scripted(route=reply + '"complexity": "single"}')
+    decision = LLMRouter(model).route("and when was he born?", CONVERSATION)
+    assert (decision.route, decision.complexity, decision.note) == ("retrieve", "single", None)
+    assert decision.standalone_question == "When was Neil Peart born?"
+    assert decision.decider == "llm:ScriptedChatModel" and model.calls == {"route": 1}
+    # without a conversation there is nothing to rewrite against: the rewrite is dropped
+    assert LLMRouter(model).route("When was he born?", []).standalone_question is None
+
+
+def test_llm_router_direct_has_no_complexity_and_garbage_retrieves_with_a_note():
+    direct = LLMRouter(scripted(route='{"route": "direct", "reason": "greeting"}')).route("hi", [])
+    assert (direct.route, direct.complexity, direct.reason) == ("direct", "none", "greeting")
+    garbage = LLMRouter(scripted(route="sure, let me look that up")).route("hi", [])
+    assert (garbage.route, garbage.reason) == ("retrieve", "fallback: retrieve when unsure")
+    assert garbage.note and garbage.note.startswith("invalid reply")
