@@ -218,13 +218,13 @@ class App:
         """The ``limit`` most recently updated threads, newest first, only those with ``status``
         when given: ``thread_id``, ``question``, ``status`` (done, interrupted, unfinished),
         ``stop_reason``, ``updated_at``."""
-        rows: list[dict] = []
-        seen: set[str] = set()
+        thread_ids: dict[str, None] = {}  # newest first; listed before get_state, as the saver locks while listing
         for item in self.checkpointer.list(None):
-            thread_id = item.config["configurable"]["thread_id"]
-            if thread_id in seen:
-                continue
-            seen.add(thread_id)
+            thread_ids[item.config["configurable"]["thread_id"]] = None
+            if status is None and len(thread_ids) == limit:
+                break
+        rows: list[dict] = []
+        for thread_id in thread_ids:
             snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
             row = {
                 "thread_id": thread_id,

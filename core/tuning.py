@@ -93,6 +93,9 @@ class Tuning:
     """Ceiling after a stop on the evidence budget or a single retrieval (adaptive routing)."""
     confidence_caveat: float = 0.2
     """Ceiling of a caveat answer (every other stop)."""
+    confidence_trust: float = 0.7
+    """The confidence at and above which the README tells users to trust an answer; ``eval``
+    counts wrong answers at or above it as wrong-but-confident."""
 
 
 TUNING = Tuning()
