@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Callable
 
 import typer
 
+from core.tuning import TUNING
+
 if TYPE_CHECKING:
     from ingest.pipeline import IngestReport
 
@@ -40,13 +42,15 @@ def print_result(result: dict, as_json: bool, resume: Callable[[str], str] | Non
     command that answers a pending review of a thread (default: without store options)."""
     if as_json:
         keys = (
-            "thread_id", "status", "question", "standalone_question", "answer", "citations", "stop_reason",
-            "confidence", "unsupported_claims", "conflicts", "complexity", "route_reason", "hops", "retries",
-            "route", "trace", "notes", "reviewed", "interrupt",
+            "thread_id", "status", "question", "standalone_question", "short_answer", "answer", "abstained",
+            "citations", "stop_reason", "confidence", "unsupported_claims", "conflicts", "complexity",
+            "route_reason", "hops", "retries", "route", "trace", "notes", "reviewed", "interrupt",
         )  # fmt: skip
         typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False, default=str))
         return
     if result.get("answer") and not result.get("interrupt"):
+        if result.get("short_answer"):
+            typer.echo(f"Answer: {result['short_answer']}\n")
         typer.echo(result["answer"])
     if result.get("citations"):
         typer.echo("\nSources:")
@@ -58,7 +62,8 @@ def print_result(result: dict, as_json: bool, resume: Callable[[str], str] | Non
         route = f"{route} · as {result['standalone_question']!r}"
     typer.echo(f"  route: {route}")
     if result.get("confidence") is not None:
-        typer.echo(f"  confidence: {result['confidence']:.2f}")
+        verdict = "trust it" if result["confidence"] >= TUNING.confidence_trust else "check the sources"
+        typer.echo(f"  confidence: {result['confidence']:.2f} ({verdict})")
     for hop in result.get("trace", []):
         relevant = sum(1 for v in hop.get("verdicts", {}).values() if v)
         typer.echo(

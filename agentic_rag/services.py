@@ -3,6 +3,8 @@ the embedding and chat models, the reranker and the deciders, opened lazily from
 
 from __future__ import annotations
 
+import math
+import re
 from functools import cached_property
 from typing import Any
 
@@ -10,6 +12,7 @@ from langchain_core.language_models import BaseChatModel
 
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
+from core.text import identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import Deciders, build_deciders
 from graph.context import RunContext
@@ -112,6 +115,21 @@ class Services:
     def fetch(self, ids: list[str]) -> dict[str, Chunk]:
         return self.store.fetch(ids)
 
+    def term_weights(self, question: str) -> tuple[dict[str, float], list[str]]:
+        """IDF weight of each content term of ``question`` (:func:`core.text.terms`) over the
+        collection, and the question's identifiers (:func:`core.text.identifiers`) that no
+        chunk contains; such an identifier weighs the most a term can (df 0)."""
+        words = list(dict.fromkeys(re.findall(r"\w+", question)))
+        absent = self.store.lexical.absent(identifiers(question))
+        idf = self.store.lexical.idf(words)
+        highest = math.log(1 + (self.store.lexical.size() + 0.5) / 0.5)
+        weights: dict[str, float] = {}
+        for word in words:
+            weight = highest if word in absent else idf.get(word, 0.0)
+            for term in terms(word) if weight else ():
+                weights[term] = max(weight, weights.get(term, 0.0))
+        return weights, absent
+
     def describe_source(self, chunk: Chunk) -> str:
         return chunk["source"]
 
@@ -125,7 +143,7 @@ class Services:
         key = ("llm",) if use_llm else ("rules", context.min_relevance)
         if key not in self._deciders:
             model = self.chat_model if use_llm else None
-            self._deciders[key] = build_deciders(model, self.tuning, context.min_relevance)
+            self._deciders[key] = build_deciders(model, self.tuning, context.min_relevance, self.embedding.embeddings)
         return self._deciders[key]
 
     def close(self) -> None:

@@ -98,6 +98,19 @@ def names(text: str) -> list[str]:
     return found
 
 
+_IDENTIFIER = re.compile(
+    r"\b(?:[A-Za-z_]\w*(?:\.\w+)+|\w*_\w+|\w*[a-z]\w*[A-Z]\w*|[A-Z]{2,}\w*|(?<=[\w,;] )[A-Z]\w+)\b"
+)
+
+
+def identifiers(text: str) -> list[str]:
+    """Words of ``text`` that name something exactly: dotted (``pg_stat_statements.max``),
+    snake_case (``work_mem``), CamelCase
+    (``MongoDB``), all-caps (``TDE``) and capitalised words that do not open a sentence
+    (``Citus``), in order, without repeats."""
+    return list(dict.fromkeys(m.group(0) for m in _IDENTIFIER.finditer(text)))
+
+
 def normalise_query(query: str) -> str:
     """Normal form used to detect a repeated query: lower case, punctuation and extra spaces
     removed, stop words dropped, terms stemmed and sorted."""

@@ -70,7 +70,26 @@ class Tuning:
     bridge_queries: int = 3
     """Bridge entities searched per entity-query hop (one query each)."""
     answer_sentences: int = 3
-    """Most evidence sentences in an extractive answer."""
+    """Most evidence sentences in an extractive answer (the best one, then the links of a chain
+    it starts, or others holding question terms it lacks)."""
+    min_answer_support: float = 0.4
+    """Least IDF-weighted share of the question's terms the best answer sentence must hold (in
+    it, or near it) for the model-free generator to answer rather than abstain. Higher abstains
+    more (SQuAD 2.0 and pgdocs unanswerables) and wrongly abstains more on answerable ones."""
+    dense_share: float = 0.3
+    """Share of an answer sentence's support that is its embedding similarity to the question
+    (the rest is IDF-weighted term coverage): higher tolerates paraphrase, lower trusts words."""
+    untyped_support: float = 0.75
+    """Factor on the support of an answer with no span of an expected type (an ``other``
+    question and no name in the sentence): such answers are right less often."""
+    new_terms_share: float = 0.2
+    """Least IDF-weighted share of the question's terms a further answer sentence must add."""
+    type_bonus: float = 0.25
+    """Ranking bonus of a sentence holding a span of the expected answer type."""
+    relevance_bonus: float = 0.1
+    """Ranking bonus per unit of the grader's relevance of the sentence's chunk."""
+    order_penalty: float = 0.02
+    """Ranking penalty per place of the sentence's chunk in the evidence order."""
     part_coverage: float = 0.5
     """Least share of a sub-question's terms an evidence sentence must hold to answer that part."""
     min_support: float = 0.8

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from core.tuning import TUNING, Tuning
@@ -35,16 +36,22 @@ class Deciders:
     expander: Expander
 
 
-def build_deciders(model: BaseChatModel | None, tuning: Tuning = TUNING, min_relevance: float = 0.4) -> Deciders:
+def build_deciders(
+    model: BaseChatModel | None,
+    tuning: Tuning = TUNING,
+    min_relevance: float = 0.4,
+    embeddings: Embeddings | None = None,
+) -> Deciders:
     """The model-free deciders when ``model`` is ``None`` (``min_relevance`` is the lexical
-    grader's threshold), else the LLM deciders over ``model``."""
+    grader's threshold; ``embeddings``, the collection's model, lets the extractive generator
+    rank sentences by similarity too), else the LLM deciders over ``model``."""
     if model is None:
         return Deciders(
             router=RuleRouter(),
             grader=LexicalGrader(min_relevance, tuning),
             reformulator=FeedbackReformulator(tuning),
             link_chooser=RankedLinkChooser(),
-            generator=ExtractiveGenerator(tuning),
+            generator=ExtractiveGenerator(tuning, embeddings),
             grounder=LexicalGrounder(tuning),
             decomposer=RuleDecomposer(tuning),
             expander=NoExpander(),

@@ -1,24 +1,39 @@
-"""Generation: the final answer, citing the evidence by number ``[n]``.
+"""Generation: the final answer, citing the evidence by number ``[n]``, with a short answer.
 
-* :class:`ExtractiveGenerator` — extractive QA: greedily selects the evidence sentences that
-  cover the most question terms not yet covered (query-focused extractive summarisation, after
-  Carbonell & Goldstein 1998, MMR), each cited by its chunk.
-* :class:`LLMGenerator` — the model writes the answer; a failed call or an empty reply gives the
-  extractive answer instead.
+* :class:`ExtractiveGenerator` — answer-type extractive QA (Moldovan et al. 2000; Brill et al.
+  2002): the question's expected answer type (:mod:`deciders.answer_types`), evidence sentences
+  ranked by IDF-weighted, proximity-aware support and embedding similarity
+  (:mod:`deciders.answer_support`), the best one holding a span of that type as the answer and
+  the span as the short answer; comparisons answered by comparing values
+  (:mod:`deciders.comparison`); an abstention when nothing supports an answer.
+* :class:`LLMGenerator` — the model writes the short answer and the cited answer, or abstains;
+  a failed call or an unusable reply gives the extractive answer instead.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, Sequence
+from typing import Literal, Mapping, Protocol, Sequence
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from core.text import coverage, names, sentences, term_set
+from core.text import coverage, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
+from deciders.answer_support import (
+    Candidate,
+    answer_sentences,
+    blended_support,
+    focus_weights,
+    joint_support,
+    rank_candidates,
+)
+from deciders.answer_types import AnswerType, expected_type, spans
 from deciders.chunks import HopChunk
-from deciders.lexicon import FAREWELLS, GREETINGS, MARKS, MODEL_FREE, THANKS, WORD
+from deciders.comparison import Comparison, compare
+from deciders.lexicon import FAREWELLS, GREETINGS, MARKS, MODEL_FREE, NOT_IN_DOCUMENTS, SHORT_ANSWER_LINE, THANKS, WORD
 from deciders.llm import LLMDecider, format_conversation, format_evidence, short_error
+from deciders.router import classify_complexity
 from prompts import generator as prompts
 
 GenerationMode = Literal["answer", "caveat", "direct"]
@@ -34,6 +49,15 @@ class Answer:
     """(mark, chunk id) for every citation mark ``[mark]`` used in ``text``."""
     decider: str = ""
     note: str | None = None
+    short_answer: str | None = None
+    """The value, name, date, command or yes/no the question asks for, when one was found."""
+    abstained: bool = False
+    """True when the answer says the documents do not answer the question."""
+    support: float | None = None
+    """How well the evidence supports the answer (or, for an abstention, the closest sentence),
+    0–1: the blended term and embedding support of the answer sentences, scaled by
+    ``untyped_support`` when no answer span backs it; 0 for an abstention on a thing no document
+    names; ``None`` when the generator cannot say (an LLM answer)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +73,11 @@ class AnswerRequest:
     conversation: Sequence[BaseMessage] = ()
     avoid: Sequence[str] = ()
     """Claims a grounding check found unsupported in the previous draft: leave them out."""
+    term_weights: Mapping[str, float] = field(default_factory=dict)
+    """IDF of each question term over the collection (:func:`core.text.terms` keys); empty:
+    every term weighs the same."""
+    absent_terms: Sequence[str] = ()
+    """The question's identifiers that no document contains (named in an abstention)."""
     sub_questions: Sequence[str] = ()
     """For a decomposed question (evidence chunks carry ``sub_question``, an index into these):
     the answer says which sub-question answered which part, and which part stayed unanswered."""
@@ -68,41 +97,43 @@ def citation_marks(cited: Sequence[str]) -> dict[str, int]:
     return marks
 
 
-def answer_sentences(chunk: HopChunk, avoid: Sequence[str] = ()) -> list[str]:
-    """Sentences of a chunk an extractive answer may use: not one that only repeats the chunk's
-    title (a heading line), and none in ``avoid``."""
-    title_terms = term_set(chunk["title"])
-    return [s for s in sentences(chunk["text"]) if s not in avoid and not term_set(s) <= title_terms]
-
-
 class ExtractiveGenerator:
-    """Answers with at most ``answer_sentences`` evidence sentences, each followed by its
-    citation mark ``[n]``; sentences named in ``avoid`` are not used."""
+    """Answers with the evidence sentence that best supports an answer of the expected type
+    (:func:`deciders.answer_support.rank_candidates`), plus up to ``answer_sentences − 1``
+    sentences adding question terms it lacks, each followed by its citation mark ``[n]``; the
+    short answer is the typed span of the best sentence. Abstains — says the documents do not
+    answer, and shows the closest passages — when the question names something no document
+    contains (``absent_terms``), or no sentence holding such a span supports at least
+    ``min_answer_support`` of the question."""
 
-    def __init__(self, tuning: Tuning = TUNING) -> None:
-        self.max_sentences = tuning.answer_sentences
-        self.part_coverage = tuning.part_coverage
+    def __init__(self, tuning: Tuning = TUNING, embeddings: Embeddings | None = None) -> None:
+        self.tuning = tuning
+        self.embeddings = embeddings
 
-    def select(self, question: str, evidence: Sequence[HopChunk], avoid: Sequence[str] = ()) -> list[tuple[str, str]]:
-        """Greedy selection of (sentence, chunk id) maximising newly covered question terms,
-        ties broken by evidence order; returned in selection order."""
-        q_terms = term_set(question)
-        # A sentence counts its chunk's title: "He was born in 1990" answers a question about
-        # the person the chunk is titled after.
-        pool = [
-            (sentence, chunk["chunk_id"], rank, (term_set(sentence) | term_set(chunk["title"])) & q_terms)
-            for rank, chunk in enumerate(evidence)
-            for sentence in answer_sentences(chunk, avoid)
-        ]
-        chosen: list[tuple[str, str]] = []
-        covered: frozenset[str] = frozenset()
-        while pool and len(chosen) < self.max_sentences:
-            best = max(pool, key=lambda item: (len(item[3] - covered), -item[2]))
-            if chosen and not best[3] - covered:
+    def select(self, ranked: Sequence[Candidate], kind: AnswerType, weights: dict[str, float]) -> list[Candidate]:
+        """The answer sentences: the best candidate holding a span of type ``kind`` (any for
+        ``other``), then — for a chain across documents — the best candidates from other chunks
+        that raise the sentences' joint support: any gain from a chunk about something a chosen
+        sentence names (the next link of the chain), at least ``new_terms_share`` otherwise."""
+        best = next((c for c in ranked if kind == "other" or c.spans), None)
+        if best is None:
+            return []
+        chosen = [best]
+        while len(chosen) < self.tuning.answer_sentences:
+            named = " ".join(c.sentence for c in chosen).lower()
+            used = {c.chunk["chunk_id"] for c in chosen}
+            before = joint_support([c.credits for c in chosen], weights)
+            gains = [
+                (strip_qualifier(c.chunk["title"]).lower() in named, gain, c)
+                for c in ranked
+                if c.chunk["chunk_id"] not in used
+                and (gain := joint_support([x.credits for x in [*chosen, c]], weights) - before) > 0
+            ]
+            linked = [g for g in gains if g[0]]
+            pick = linked[0] if linked else next((g for g in gains if g[1] >= self.tuning.new_terms_share), None)
+            if pick is None:
                 break
-            chosen.append((best[0], best[1]))
-            covered |= best[3]
-            pool.remove(best)
+            chosen.append(pick[2])
         return chosen
 
     def answer_parts(self, sub_questions: Sequence[str], evidence: Sequence[HopChunk], avoid: Sequence[str]) -> Answer:
@@ -121,7 +152,7 @@ class ExtractiveGenerator:
                 if subject <= term_set(f"{chunk['title']} {text}")  # about the part's own subject
             ]
             best = max(candidates, default=None, key=lambda item: item[:3])
-            if best is None or best[0] < self.part_coverage:
+            if best is None or best[0] < self.tuning.part_coverage:
                 lines.append(f"({number + 1}) {sub} {NO_ANSWER} answer this part.")
                 continue
             cited.append(best[4]["chunk_id"])
@@ -148,22 +179,75 @@ class ExtractiveGenerator:
             if mode == "caveat":
                 parts.text = f"{NO_ANSWER} contain a clear answer to the whole question. By part:\n{parts.text}"
             return parts
-        chosen = self.select(question, evidence, request.avoid)
-        marks = citation_marks([cid for _, cid in chosen])
-        body = " ".join(f"{sentence} [{marks[cid]}]" for sentence, cid in chosen)
-        if mode == "caveat":
-            if not chosen:
-                return Answer(
-                    f"{NO_ANSWER} contain an answer to this question, and nothing related was found.", [], MODEL_FREE
-                )
-            text = f"{NO_ANSWER} contain a clear answer to this question. The closest passages found: {body}"
-            return Answer(text, [(n, cid) for cid, n in marks.items()], MODEL_FREE)
-        return Answer(body, [(n, cid) for cid, n in marks.items()], MODEL_FREE)
+        if mode == "answer" and not request.absent_terms and (comparison := compare(question, evidence)):
+            return compared(comparison, focus_weights(question, request.term_weights))
+        kind = expected_type(question)
+        ranked = rank_candidates(
+            question, kind, evidence, request.term_weights, self.tuning, request.avoid, self.embeddings
+        )
+        weights = focus_weights(question, request.term_weights)
+        chosen = self.select(ranked, kind, weights)
+        support = blended_support(chosen, weights, self.tuning)
+        answerable = not request.absent_terms  # a question about a thing no document names
+        if mode == "answer" and answerable and chosen and support >= self.tuning.min_answer_support:
+            text, cited = cite(chosen)
+            # a chain's answer is at its end: "the drummer of the band that released X" is named
+            # by the last link, the first sentence names only the band
+            chain = classify_complexity(question)[0] == "multi"
+            source = (
+                next((c for c in reversed(chosen) if c.spans or kind == "other"), chosen[0]) if chain else chosen[0]
+            )
+            short = short_answer(kind, source, question)
+            untyped = kind == "other" and short is None  # nothing checks that the sentence holds an answer
+            support = round(support * (self.tuning.untyped_support if untyped else 1.0), 4)
+            return Answer(text, cited, MODEL_FREE, short_answer=short, support=support)
+        closest = ranked[:2]
+        support = closest[0].support if closest and answerable else 0.0
+        never = f" (they never mention {', '.join(request.absent_terms)})" if request.absent_terms else ""
+        if not closest:
+            text = f"{NO_ANSWER} contain an answer to this question{never}, and nothing related was found."
+            return Answer(text, [], MODEL_FREE, abstained=True, support=0.0)
+        body, cited = cite(closest)
+        text = f"{NO_ANSWER} contain a clear answer to this question{never}. The closest passages found: {body}"
+        return Answer(text, cited, MODEL_FREE, abstained=True, support=support)
+
+
+def compared(comparison: Comparison, weights: dict[str, float]) -> Answer:
+    """The answer to a comparison: the winner as the short answer, each option's sentence cited."""
+    marks = citation_marks([chunk["chunk_id"] for *_, chunk in comparison.values])
+    text = " ".join(f"{sentence} [{marks[chunk['chunk_id']]}]" for _, _, sentence, chunk in comparison.values)
+    held = set().union(*(term_set(f"{chunk['title']} {sentence}") for _, _, sentence, chunk in comparison.values))
+    support = round(sum(w for t, w in weights.items() if t in held) / (sum(weights.values()) or 1.0), 4)
+    cited = [(n, cid) for cid, n in marks.items()]
+    return Answer(text, cited, MODEL_FREE, short_answer=comparison.winner, support=support)
+
+
+def cite(chosen: Sequence[Candidate]) -> tuple[str, list[tuple[int, str]]]:
+    """The sentences joined (each after its context sentence, if any), each followed by its
+    chunk's mark, and the (mark, chunk id) list."""
+    marks = citation_marks([c.chunk["chunk_id"] for c in chosen])
+    text = " ".join(
+        f"{c.context + ' ' if c.context else ''}{c.sentence} [{marks[c.chunk['chunk_id']]}]" for c in chosen
+    )
+    return text, [(n, cid) for cid, n in marks.items()]
+
+
+def short_answer(kind: AnswerType, best: Candidate, question: str) -> str | None:
+    """The best sentence's first span of the expected type; for ``other``, its first name (or
+    code-like term) the question lacks; ``None`` when there is none."""
+    if best.spans:
+        return best.spans[0]
+    if kind == "other":
+        found = spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
+        return found[0] if found else None
+    return None
 
 
 class LLMGenerator(LLMDecider):
-    """Asks the model for the answer (system prompt by mode), then reads its citation marks; a
-    failed call or an empty reply gives :class:`ExtractiveGenerator`'s answer (and says so)."""
+    """Asks the model for the answer (system prompt by mode; in ``answer`` mode a first line
+    "Short answer: …", or "none" when the documents do not answer), then reads its citation
+    marks; an answer saying the documents do not contain it abstains. A failed call or an empty
+    reply gives :class:`ExtractiveGenerator`'s answer (and says so)."""
 
     fallback = ExtractiveGenerator
 
@@ -184,15 +268,23 @@ class LLMGenerator(LLMDecider):
             user += prompts.SUB_QUESTIONS.format(sub_questions=parts)
         if request.avoid:
             user += prompts.AVOID.format(claims="\n".join(f"- {claim}" for claim in request.avoid))
+        if mode == "answer":
+            user += prompts.ANSWER_FORMAT
         try:
             text = str(self.model.invoke([SystemMessage(system), HumanMessage(user)]).content).strip()
             failure = None if text else "empty reply"
         except Exception as exc:
             text, failure = "", f"model call failed ({short_error(exc)})"
+        short = None
+        if match := SHORT_ANSWER_LINE.match(text):
+            short, text = match["short"].strip(" .*"), text[match.end() :].strip()
+            failure = failure or (None if text else "no answer after the short answer")
         if failure:
             answer = self._fallback.generate(request)
             answer.note = f"{failure}; extractive answer instead"
             return answer
         numbers = [int(n) for n in MARKS.findall(text)]
         cited = [(n, evidence[n - 1]["chunk_id"]) for n in dict.fromkeys(numbers) if 1 <= n <= len(evidence)]
-        return Answer(text, cited, self.name)
+        abstained = mode == "caveat" or bool(NOT_IN_DOCUMENTS.match(text)) or (short or "").lower() == "none"
+        short = None if abstained or mode != "answer" else short
+        return Answer(text, cited, self.name, short_answer=short, abstained=abstained)

@@ -36,6 +36,11 @@ MONTHS = frozenset("january february march april may june july august september 
 # -- follow-ups (router's contextualize) ----------------------------------------------------------
 PRONOUN = re.compile(r"\b(he|she|him|her|it|they|them|his|its|their)\b", re.IGNORECASE)
 POSSESSIVE = frozenset({"his", "its", "their"})
+PERSONAL = frozenset({"he", "she", "him", "her", "his"})
+"""Pronouns that refer to a person."""
+SECTION = re.compile(r"^(?:\d+\.)+\d*\s|^(?:Chapter|Appendix|Part)\s+[\dIVXA-Z]+\.", re.IGNORECASE)
+"""A numbered section heading ("13.1. Introduction", "Appendix D. SQL Conformance"): a page's
+place in a manual, not what a follow-up's pronoun refers to."""
 LEADING_CONNECTIVE = re.compile(r"^(?:and|so|also|then)\b[\s,]*", re.IGNORECASE)
 CITATION_MARK = re.compile(r"\s*\[\d+\]")
 """A citation mark with the space before it (stripped from an earlier answer)."""
@@ -65,6 +70,23 @@ CLAUSES = re.compile(
     re.IGNORECASE,
 )
 """Two clauses on one subject: "Which band released X and had Y?"."""
+
+# -- comparisons answered by value (generator) ------------------------------------------------------
+SMALLEST_DATE = re.compile(r"\b(older|oldest|earlier|earliest|first|before|sooner)\b", re.I)
+LARGEST_DATE = re.compile(r"\b(younger|youngest|later|latest|newer|newest|recently|last|after)\b", re.I)
+LARGEST = re.compile(
+    r"\b(more|most|larger|largest|bigger|biggest|higher|highest|longer|longest|taller|greater)\b", re.I
+)
+SMALLEST = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|lower|lowest|shorter|shortest)\b", re.I)
+
+# -- the LLM generator's reply -----------------------------------------------------------------------
+SHORT_ANSWER_LINE = re.compile(r"^\W*short answer\W*:\s*(?P<short>[^\n]*)\n+(?:\W*answer\W*:\s*)?", re.I)
+"""The reply's first line, "Short answer: …", and an "Answer:" label after it."""
+NOT_IN_DOCUMENTS = re.compile(
+    r"^\W*(?:the )?(?:documents?|passages?|evidence|sources?) (?:do|does|did) not (?:contain|say|mention|answer|state)",
+    re.I,
+)
+"""An answer that opens by saying the documents do not hold the answer (an abstention)."""
 
 # -- citations in answers (grounder, LLM generator) -----------------------------------------------
 MARKS = re.compile(r"\[(\d+)\]")

@@ -15,17 +15,19 @@ from typing import Literal, Protocol, Sequence
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from core.text import names, strip_qualifier
+from core.text import identifiers, names, strip_qualifier
 from deciders.lexicon import (
     CITATION_MARK,
     COMPARISON,
     LEADING_CONNECTIVE,
     MAX_SMALL_TALK_WORDS,
     MODEL_FREE,
+    PERSONAL,
     POSSESSIVE,
     POSSESSIVE_SUFFIX,
     PRONOUN,
     RELATION,
+    SECTION,
     SMALL_TALK,
     WORD,
 )
@@ -60,25 +62,47 @@ class Router(Protocol):
     def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision: ...
 
 
+def subject_of(question: str) -> str | None:
+    """What a question is about, for a later "it" to refer to: its first exact name
+    (``work_mem``, ``pg_dump``, a dotted name), else its first capitalised name, else its first
+    other identifier (``MongoDB``, ``VACUUM``); ``None`` when it names nothing."""
+    exact = [i for i in identifiers(question) if "_" in i or "." in i]
+    found = exact or names(question) or identifiers(question)
+    return found[0] if found else None
+
+
 def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | None:
     """Rule-based anaphora resolution for follow-ups: replace the first personal pronoun with the
-    entity the previous turn was about — the title of the first chunk the previous answer cited
-    (without a parenthesised qualifier), else the first name in that answer, else in the
+    entity the previous turn was about. The previous answer records (``additional_kwargs``) its
+    question's ``subject``, its ``short_answer`` and the question's ``answer_type``: "he", "she"
+    and "his" become the short answer when the question asked for a person, else the subject;
+    "it", "they" and "its" become the subject, else the short answer. An answer without that
+    record (older threads, LLM answers) gives the title of the first chunk it cited that is not
+    a numbered section heading ("13.1. Introduction"), else the first name in it, else in the
     previous question. Returns ``None`` when the question has no pronoun or no earlier turn."""
     match = PRONOUN.search(question)
     if not match or not conversation:
         return None
     previous = [m for m in conversation if m.type in ("human", "ai")][-2:]
+    pronoun = match.group(1).lower()
     entity = None
     for message in reversed(previous):  # the answer first, then the question it answered
-        titles = message.additional_kwargs.get("cited_titles") or []
-        found = [strip_qualifier(t) for t in titles if t] or names(CITATION_MARK.sub("", str(message.content)))
+        record = message.additional_kwargs
+        subject, short = record.get("subject"), record.get("short_answer")
+        if pronoun in PERSONAL and record.get("answer_type") == "person":
+            entity = short or subject
+        else:
+            entity = subject or short
+        if entity:
+            break
+        titles = [strip_qualifier(t) for t in record.get("cited_titles") or [] if t and not SECTION.match(t)]
+        found = titles or names(CITATION_MARK.sub("", str(message.content)))
         if found:
             entity = found[0]
             break
     if entity is None:
         return None
-    replacement = f"{entity}'s" if match.group(1).lower() in POSSESSIVE else entity
+    replacement = f"{entity}'s" if pronoun in POSSESSIVE else entity
     rewritten = question[: match.start()] + replacement + question[match.end() :]
     return LEADING_CONNECTIVE.sub("", rewritten).strip()
 

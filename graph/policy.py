@@ -210,18 +210,27 @@ def generation_plan(state: AgentState, tuning: Tuning = TUNING) -> tuple[str, li
 
 
 def answer_confidence(state: AgentState, cited: list, checked: int, unsupported: int, tuning: Tuning = TUNING) -> float:
-    """Confidence in an answer, 0–1: the stop reason's ceiling (``tuning.confidence_*``), times
-    ``0.5 + 0.5 ×`` the mean grader relevance of the cited chunks, times the share of checked
-    claims the evidence supports. A heuristic, not a calibrated probability: it orders answers
-    (grounded and well-supported first) rather than predicting accuracy.
+    """Raw confidence that the response is right, 0–1, before calibration (see
+    :func:`core.calibration.calibrate`).
+
+    An answer: the stop reason's ceiling (``tuning.confidence_*``) times its support — the
+    generator's (the IDF-weighted share of the question the answer sentence holds), else the
+    mean grader relevance of the cited chunks — times the share of checked claims the evidence
+    supports. An abstention: ``confidence_sufficient`` times one minus the support of the
+    closest sentence (the less anything supports an answer, the surer the abstention).
 
     Args:
-        state: the graph state after generation (``stop_reason`` is read).
+        state: the graph state after generation (``stop_reason``, ``abstained``, ``support``).
         cited: (mark, chunk) pairs the answer cites; a chunk's ``relevance`` is 0–1.
         checked: claims the grounding check looked at (0: not checked).
         unsupported: how many of them the evidence does not support.
         tuning: the confidence ceilings.
     """
+    support = state.get("support")
+    if support is None:
+        support = sum(chunk.get("relevance", 0.0) for _, chunk in cited) / len(cited) if cited else 0.0
+    if state.get("abstained"):
+        return round(tuning.confidence_sufficient * (1.0 - min(support, 1.0)), 3)
     stop = state.get("stop_reason")
     if stop == "sufficient_evidence":
         ceiling = tuning.confidence_sufficient
@@ -229,6 +238,5 @@ def answer_confidence(state: AgentState, cited: list, checked: int, unsupported:
         ceiling = tuning.confidence_partial
     else:
         ceiling = tuning.confidence_caveat
-    relevance = sum(chunk.get("relevance", 0.0) for _, chunk in cited) / len(cited) if cited else 0.0
     supported = 1.0 - unsupported / checked if checked else 1.0
-    return round(ceiling * (0.5 + 0.5 * relevance) * supported, 3)
+    return round(ceiling * min(support, 1.0) * supported, 3)

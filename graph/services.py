@@ -38,6 +38,11 @@ class GraphServices(Protocol):
         """The chunks with these ids (score 0, no ranks), by id; missing ids are absent."""
         ...
 
+    def term_weights(self, question: str) -> tuple[dict[str, float], list[str]]:
+        """IDF weight (Lucene's idf over the collection) of each content term of ``question``,
+        and the question's identifiers that no chunk contains (weighted highest)."""
+        ...
+
     def deciders(self, context: RunContext) -> Deciders:
         """The deciders for this run's ``context.deciders`` mode."""
         ...

@@ -36,6 +36,7 @@ StopReason = Literal[
     "repeated_query",  # the reformulator produced a query already tried
     "single_retrieval",  # adaptive routing: a single-retrieval question after its one hop
     "stopped_by_reviewer",
+    "answer_not_found",  # the loop stopped with evidence, but no sentence of it answers (abstained)
 ]
 """Why the search loop stopped (see :mod:`graph.policy`)."""
 
@@ -118,7 +119,11 @@ class OutputState(TypedDict, total=False):
     trace: list[HopTrace]
     notes: list[str]
     reviewed: str
+    short_answer: str | None
+    abstained: bool
+    support: float | None
     confidence: float | None
+    raw_confidence: float | None
     unsupported_claims: list[str]
     conflicts: list[dict]
 
@@ -164,6 +169,13 @@ class AgentState(TypedDict, total=False):
     sufficient: bool
     stop_reason: StopReason | None
     answer: str
+    short_answer: str | None
+    """The value, name, date, command or yes/no the question asks for (``None``: none found,
+    or the answer abstained)."""
+    abstained: bool
+    """The answer says the documents do not answer the question."""
+    support: float | None
+    """The generator's support for its answer (see :class:`deciders.generator.Answer`)."""
     citations: list[Citation]
     grounding: dict
     """The last grounding check: ``status`` (``grounded``, ``regenerate``: the draft goes back to
@@ -171,8 +183,10 @@ class AgentState(TypedDict, total=False):
     answer), ``checked`` (claims), ``decider``."""
     unsupported_claims: list[str]
     confidence: float | None
-    """Confidence in the answer, 0–1 (see :func:`graph.policy.answer_confidence`); ``None``
-    for a direct reply."""
+    """Confidence that the answer (or the abstention) is right, 0–1, calibrated (see
+    :func:`graph.policy.answer_confidence`); ``None`` for a direct reply."""
+    raw_confidence: float | None
+    """The confidence before calibration (what ``core/calibration.json`` was fitted on)."""
     trace: Annotated[list[HopTrace], merge_trace]
     notes: Annotated[list[str], operator.add]
     """Decider fallbacks and other events worth a look (``node: what happened``)."""
@@ -226,10 +240,14 @@ def fresh_turn(question: str) -> dict:
         "sufficient": False,
         "stop_reason": None,
         "answer": "",
+        "short_answer": None,
+        "abstained": False,
+        "support": None,
         "citations": [],
         "grounding": {},
         "unsupported_claims": [],
         "confidence": None,
+        "raw_confidence": None,
         "trace": [],
         "notes": [],
         "elapsed_ms": 0.0,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from langchain_core.messages import RemoveMessage
 
+from core.calibration import calibrate
 from graph.context import RunContext
 from graph.policy import answer_confidence, generation_plan
 from graph.services import GraphServices
@@ -38,10 +39,12 @@ def make_node(services: GraphServices):
             update["messages"] = [RemoveMessage(id=state["messages"][-1].id)]  # the draft leaves the conversation
         elif status == "unsupported":
             notes.append(f"check_grounding: still unsupported after regenerating: {unsupported}; confidence lowered")
+        raw = answer_confidence(state, cited, checked, len(unsupported), services.tuning)
         update.update(
             grounding={"status": status, "checked": checked, "decider": grounding.decider if grounding else ""},
             unsupported_claims=unsupported,
-            confidence=answer_confidence(state, cited, checked, len(unsupported), services.tuning),
+            raw_confidence=raw,
+            confidence=calibrate(raw),
             notes=notes,
         )
         return update

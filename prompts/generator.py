@@ -13,6 +13,13 @@ citing each passage you use as [n]. Do not guess the answer."""
 DIRECT_SYSTEM = """You are a question-answering assistant over a document collection. The user's turn
 needs no documents (small talk). Reply briefly and invite a question about the documents."""
 
+ANSWER_FORMAT = """
+
+Begin your reply with one line "Short answer: " followed by the value, name, date, command or
+yes/no the question asks for, in a few words ("Short answer: none" when the evidence does not
+contain the answer). Then, on the next lines, the answer: one to three sentences citing the
+passages as [n]."""
+
 USER = """Conversation so far:
 {conversation}
 

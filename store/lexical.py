@@ -10,6 +10,9 @@ Relevance Framework: BM25 and Beyond") with Lucene's idf, in SQL.
 
 from __future__ import annotations
 
+import re
+from typing import Sequence
+
 from store.connection import TableAddon
 from store.filters import ChunkFilter
 
@@ -84,3 +87,37 @@ class LexicalIndex(TableAddon):
             {"q": query, "k": k, "k1": self.tuning.bm25_k1, "b": self.tuning.bm25_b, "among": among, **params},
         ).fetchall()
         return [(r[0], float(r[1])) for r in rows]
+
+    def idf(self, words: Sequence[str]) -> dict[str, float]:
+        """Lucene's idf, ``ln(1 + (N − df + 0.5) / (df + 0.5))``, of each of ``words`` over the
+        whole collection (``N`` chunks): the highest idf among the word's lexemes, so a word the
+        collection never holds gets the highest possible. Stop words (no lexeme) are absent
+        from the result."""
+        rows = self._conn.execute(
+            f"""
+            WITH w AS (SELECT word, lexeme FROM unnest(%(words)s::text[]) AS word,
+                       LATERAL unnest(to_tsvector('english', word))),
+            n AS (SELECT count(*)::float8 AS n FROM {self.table}_doclen),
+            df AS (SELECT term, count(*)::float8 AS df FROM {self.table}_terms
+                   WHERE term IN (SELECT lexeme FROM w) GROUP BY term)
+            SELECT w.word, max(ln(1 + (n.n - coalesce(df.df, 0) + 0.5) / (coalesce(df.df, 0) + 0.5)))
+            FROM w LEFT JOIN df ON df.term = w.lexeme, n GROUP BY w.word
+            """,
+            {"words": list(words)},
+        ).fetchall()
+        return {word: float(value) for word, value in rows}
+
+    def absent(self, words: Sequence[str]) -> list[str]:
+        """Those of ``words`` that no chunk's title or text contains as a whole word (or dotted
+        name), case-insensitively: a setting name such as ``transaction_timeout`` is
+        absent even though its parts are indexed words. One scan of the collection per absent
+        word."""
+        rows = self._conn.execute(
+            f"""
+            SELECT word FROM unnest(%(words)s::text[], %(patterns)s::text[]) AS u(word, pattern)
+            WHERE NOT EXISTS (SELECT 1 FROM {self.table}
+                              WHERE (title || ' ' || content) ~* ('\\m' || pattern || '\\M'))
+            """,
+            {"words": list(words), "patterns": [re.escape(w) for w in words]},
+        ).fetchall()
+        return [r[0] for r in rows]

@@ -36,6 +36,7 @@ def test_smoke_sets_end_to_end_with_model_free_deciders(make_app, dataset):
             "max_retries",
             "no_progress",
             "repeated_query",
+            "answer_not_found",
         }
         cited = {c["chunk_id"] for c in result["citations"]}
         assert cited, "every retrieved answer cites its evidence"
@@ -181,7 +182,8 @@ def test_adaptive_routing_stops_single_hop_questions_after_one_retrieval(hotpot_
     looping = hotpot_app.ask(question, context=RunContext(deciders="rules", max_retries=1))
     assert looping["complexity"] == "single" and looping["hops"] == 2  # adaptive off: the loop runs
     adaptive = hotpot_app.ask(question, context=RunContext(deciders="rules", max_retries=1, adaptive=True))
-    assert adaptive["hops"] == 1 and adaptive["stop_reason"] == "single_retrieval"
+    assert adaptive["hops"] == 1 and adaptive["stop_reason"] == "answer_not_found"  # and it says so
+    assert "the search stopped on single_retrieval, but no evidence sentence answers" in " ".join(adaptive["notes"])
     multi = "Which league does the player who scored for the club founded in 1994 play in?"
     looped = hotpot_app.ask(multi, context=RunContext(deciders="rules", adaptive=True, max_retries=1))
     assert looped["complexity"] == "multi" and looped["stop_reason"] != "single_retrieval"

@@ -6,12 +6,12 @@ from conftest import scripted
 from langchain_core.messages import HumanMessage
 
 from core.tuning import Tuning
+from deciders.answer_support import answer_sentences
 from deciders.generator import (
     NO_ANSWER,
     AnswerRequest,
     ExtractiveGenerator,
     LLMGenerator,
-    answer_sentences,
     citation_marks,
 )
 
@@ -38,23 +38,65 @@ def test_answer_sentences_skip_the_title_line_and_avoided_claims():
     assert answer_sentences(DONNIE, avoid=["He is an American soccer player."]) == ["He plays in Major League Soccer."]
 
 
-def test_extractive_answer_selects_sentences_covering_new_question_terms_with_marks():
+def test_extractive_answer_is_the_best_supported_sentence_with_its_mark():
     answer = ExtractiveGenerator().generate(AnswerRequest(QUESTION, [DONNIE, REVS], "answer"))
     assert answer.text == "He plays in Major League Soccer. [1]"
     assert answer.cited == [(1, "donnie")] and answer.decider == "rules" and answer.note is None
+    assert answer.short_answer == "Major League Soccer" and not answer.abstained and answer.support == 0.8
+
+
+def test_a_second_sentence_only_when_it_adds_question_terms():
     question = "Who joined the Revolution and plays in Major League Soccer?"
-    both = [("He plays in Major League Soccer.", "donnie"), ("Donnie Smith joined them in 2014.", "revs")]
-    assert ExtractiveGenerator().select(question, [DONNIE, REVS]) == both  # then nothing new is covered
-    assert ExtractiveGenerator(Tuning(answer_sentences=1)).select(question, [DONNIE, REVS]) == both[:1]
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [DONNIE, REVS], "answer"))
+    # "them" is named in the sentence before, which is shown with it
+    assert answer.text == (
+        "The Revolution are a soccer club. Donnie Smith joined them in 2014. [1] He plays in Major League Soccer. [2]"
+    )
+    assert answer.short_answer == "Donnie Smith"
+    one = ExtractiveGenerator(Tuning(answer_sentences=1)).generate(AnswerRequest(question, [DONNIE, REVS], "answer"))
+    assert one.text == "The Revolution are a soccer club. Donnie Smith joined them in 2014. [1]"
+    assert one.short_answer == "Donnie Smith" and one.support < answer.support
+
+
+PG_WORK_MEM = chunk(
+    "work_mem", "20.4. Resource Consumption",
+    "work_mem (integer)\n\nSets the base maximum amount of memory to be used by a query operation. "
+    "The default value is four megabytes (4MB).\n\nhash_mem_multiplier (floating point)\n\n"
+    "Used to compute the maximum amount of memory that hash-based operations can use. "
+    "The default value is 2.0.",
+)  # fmt: skip
+
+
+def test_the_answer_sentence_is_the_one_near_the_focus_term_holding_the_expected_type():
+    weights = {"default": 1.0, "work_mem": 6.0}
+    request = AnswerRequest("What is the default of work_mem?", [PG_WORK_MEM], "answer", term_weights=weights)
+    answer = ExtractiveGenerator().generate(request)
+    assert answer.text == "The default value is four megabytes (4MB). [1]"
+    assert answer.short_answer == "four megabytes (4MB)" and answer.support > 0.5
+
+
+def test_abstains_when_no_sentence_supports_the_question_and_names_what_is_never_mentioned():
+    weights = {"default": 1.0, "transaction_timeout": 9.0}
+    request = AnswerRequest(
+        "What is the default of transaction_timeout?", [PG_WORK_MEM], "answer",
+        term_weights=weights, absent_terms=["transaction_timeout"],
+    )  # fmt: skip
+    answer = ExtractiveGenerator().generate(request)
+    assert answer.abstained and answer.short_answer is None and answer.support < 0.5
+    assert answer.text.startswith(
+        f"{NO_ANSWER} contain a clear answer to this question (they never mention transaction_timeout). "
+        "The closest passages found:"
+    )
 
 
 def test_caveat_says_the_documents_do_not_answer_first():
     caveat = ExtractiveGenerator().generate(AnswerRequest(QUESTION, [DONNIE], "caveat"))
+    assert caveat.abstained and caveat.short_answer is None
     assert caveat.text.startswith(f"{NO_ANSWER} contain a clear answer to this question. The closest passages found:")
     assert caveat.cited == [(1, "donnie")]
     empty = ExtractiveGenerator().generate(AnswerRequest(QUESTION, [], "caveat"))
     assert empty.text == f"{NO_ANSWER} contain an answer to this question, and nothing related was found."
-    assert empty.cited == []
+    assert empty.cited == [] and empty.abstained
 
 
 def test_direct_replies_to_small_talk():
@@ -93,3 +135,15 @@ def test_llm_generator_empty_reply_gives_the_extractive_answer_with_a_note():
     answer = LLMGenerator(scripted(generate="  ")).generate(AnswerRequest(QUESTION, [DONNIE], "answer"))
     assert answer.text == "He plays in Major League Soccer. [1]" and answer.decider == "rules"
     assert answer.note == "empty reply; extractive answer instead"
+
+
+def test_llm_generator_reads_the_short_answer_line_and_abstains_by_the_same_contract():
+    model = scripted(generate="Short answer: Major League Soccer\nAnswer: He plays in Major League Soccer [1].")
+    answer = LLMGenerator(model).generate(AnswerRequest(QUESTION, [DONNIE], "answer"))
+    assert answer.short_answer == "Major League Soccer" and not answer.abstained
+    assert answer.text == "He plays in Major League Soccer [1]." and answer.cited == [(1, "donnie")]
+    asked = []
+    none = scripted(generate=lambda prompt: asked.append(prompt) or "Short answer: none\nThe documents do not say.")
+    abstained = LLMGenerator(none).generate(AnswerRequest(QUESTION, [DONNIE], "answer"))
+    assert abstained.abstained and abstained.short_answer is None
+    assert 'Begin your reply with one line "Short answer: "' in asked[0]

@@ -6,7 +6,7 @@ import pytest
 from conftest import scripted
 from langchain_core.messages import AIMessage, HumanMessage
 
-from deciders.router import LLMRouter, RuleRouter, classify_complexity, contextualize
+from deciders.router import LLMRouter, RuleRouter, classify_complexity, contextualize, subject_of
 
 CONVERSATION = [
     HumanMessage("Who was the drummer of Rush?"),
@@ -76,3 +76,30 @@ def test_llm_router_direct_has_no_complexity_and_garbage_retrieves_with_a_note()
     garbage = LLMRouter(scripted(route="sure, let me look that up")).route("hi", [])
     assert (garbage.route, garbage.reason) == ("retrieve", "fallback: retrieve when unsure")
     assert garbage.note and garbage.note.startswith("invalid reply")
+
+
+def test_it_refers_to_the_subject_of_the_previous_question_never_to_a_section_heading():
+    record = {"subject": "work_mem", "answer_type": "default", "short_answer": "4MB",
+              "cited_titles": ["20.4. Resource Consumption"]}  # fmt: skip
+    conversation = [
+        HumanMessage("What is the default of work_mem?"),
+        AIMessage("The default value is four megabytes (4MB). [1]", additional_kwargs=record),
+    ]
+    assert contextualize("How do I change it for a single transaction?", conversation) == (
+        "How do I change work_mem for a single transaction?"
+    )
+    older = [conversation[0], AIMessage("See [1].", additional_kwargs={"cited_titles": ["13.1. Introduction"]})]
+    assert contextualize("How do I change it?", older) is None  # a section heading is not an entity
+
+
+def test_he_is_the_short_answer_when_the_previous_question_asked_for_a_person():
+    record = {"subject": "Rush", "answer_type": "person", "short_answer": "Neil Peart", "cited_titles": []}
+    conversation = [HumanMessage("Who drummed for Rush?"), AIMessage("Neil Peart did. [1]", additional_kwargs=record)]
+    assert contextualize("Where was he born?", conversation) == "Where was Neil Peart born?"
+    assert contextualize("When did it form?", conversation) == "When did Rush form?"
+
+
+def test_subject_of_prefers_exact_names():
+    assert subject_of("What is the default of work_mem in PostgreSQL?") == "work_mem"
+    assert subject_of("Who drummed for Rush?") == "Rush"
+    assert subject_of("what is this?") is None

@@ -1,0 +1,169 @@
+"""Which evidence sentence answers the question, and how well: the candidate ranking of the
+model-free generator.
+
+Each evidence sentence is scored by the IDF-weighted share of the question's terms it holds
+(its *lexical support*; terms found only near it — the chunk's title, the few sentences before
+it — count for less the farther they are, a proximity weighting in the spirit of passage-
+retrieval density scoring, Tellex et al. 2003), blended with the cosine similarity of its
+embedding to the question's (when an embedding model is given: paraphrased questions share
+few words with their answer), plus a bonus when it holds a span of the expected answer type
+(:mod:`deciders.answer_types`), plus a little for the grader's relevance of its chunk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from core.text import sentences, term_set
+from core.tuning import Tuning
+from deciders.answer_types import AnswerType, spans
+from deciders.chunks import HopChunk
+
+TITLE_WEIGHT = 0.6
+"""How much a question term counts when only the chunk's title holds it."""
+NEAR_WEIGHTS = (0.9, 0.6, 0.4)
+"""How much a question term counts when only the sentence 1, 2, 3 places before holds it (a
+"The default is three." names its setting in the sentence before)."""
+CONTEXT_SHARE = 0.25
+"""Least share of the question's weight the sentence before must supply to be shown with the
+answer sentence (it names what the answer sentence is about)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An evidence sentence as a possible answer."""
+
+    sentence: str
+    chunk: HopChunk
+    context: str | None
+    """The sentence before, when it supplies at least ``CONTEXT_SHARE`` of the question's
+    weight: it is shown before the answer sentence."""
+    support: float
+    """IDF-weighted share (0–1) of the question's terms in the sentence or near it."""
+    credits: dict[str, float]
+    """Each question term's share (0–1): 1 in the sentence, less when only near it."""
+    similarity: float | None
+    """Cosine similarity (0–1) of the sentence's embedding to the question's (``None``
+    without an embedding model: support is then lexical alone)."""
+    spans: tuple[str, ...]
+    """Spans of the expected answer type in the sentence (empty for ``other``)."""
+    score: float
+    """The blended support + the type bonus + the relevance bonus − the evidence-order penalty."""
+
+
+def focus_weights(question: str, term_weights: Mapping[str, float]) -> dict[str, float]:
+    """The question's terms with their weights: ``term_weights`` (IDF over the collection) where
+    known, else their median (1.0 each when none is known)."""
+    q_terms = term_set(question)
+    known = sorted(term_weights[t] for t in q_terms if t in term_weights)
+    fallback = known[len(known) // 2] if known else 1.0
+    return {t: term_weights.get(t, fallback) for t in q_terms}
+
+
+def joint_support(credits: Sequence[Mapping[str, float]], weights: Mapping[str, float]) -> float:
+    """IDF-weighted share (0–1) of the question's terms that sentences with these ``credits``
+    hold together: each term counts its best share among them."""
+    total = sum(weights.values()) or 1.0
+    return round(sum(w * max((c.get(t, 0.0) for c in credits), default=0.0) for t, w in weights.items()) / total, 4)
+
+
+def blended_support(chosen: Sequence[Candidate], weights: Mapping[str, float], tuning: Tuning) -> float:
+    """Support (0–1) of an answer made of the ``chosen`` sentences: their joint lexical support
+    blended with their best embedding similarity (``tuning.dense_share`` of it)."""
+    if not chosen:
+        return 0.0
+    lexical = joint_support([c.credits for c in chosen], weights)
+    similarities = [c.similarity for c in chosen if c.similarity is not None]
+    return blend(lexical, max(similarities), tuning) if similarities else lexical
+
+
+def blend(lexical: float, similarity: float, tuning: Tuning) -> float:
+    """``(1 − dense_share) × lexical + dense_share × similarity``, rounded to 4 places."""
+    return round((1 - tuning.dense_share) * lexical + tuning.dense_share * similarity, 4)
+
+
+def answer_sentences(chunk: HopChunk, avoid: Sequence[str] = ()) -> list[str]:
+    """Sentences of a chunk an extractive answer may use: not one that only repeats the chunk's
+    title (a heading line), and none in ``avoid``."""
+    title_terms = term_set(chunk["title"])
+    return [s for s in sentences(chunk["text"]) if s not in avoid and not term_set(s) <= title_terms]
+
+
+def rank_candidates(
+    question: str,
+    kind: AnswerType,
+    evidence: Sequence[HopChunk],
+    term_weights: Mapping[str, float],
+    tuning: Tuning,
+    avoid: Sequence[str] = (),
+    embeddings: Embeddings | None = None,
+) -> list[Candidate]:
+    """Every usable evidence sentence as a :class:`Candidate`, best first.
+
+    Args:
+        question: the (standalone) question.
+        kind: its expected answer type.
+        evidence: the chunks, best first (a later chunk loses ``tuning.order_penalty`` per place).
+        term_weights: IDF per question term (see :func:`focus_weights`).
+        tuning: ``dense_share``, ``type_bonus``, ``relevance_bonus``, ``order_penalty``.
+        avoid: sentences not to use (claims a grounding check rejected).
+        embeddings: the collection's embedding model (LangChain ``Embeddings``), for the
+            sentence–question similarity; ``None`` ranks on words alone.
+    """
+    weights = focus_weights(question, term_weights)
+    found: dict[str, dict] = {}
+    for rank, chunk in enumerate(evidence):
+        title_terms = term_set(chunk["title"])
+        usable = set(answer_sentences(chunk, avoid))
+        before: list[tuple[str, frozenset[str]]] = []
+        for sentence in sentences(chunk["text"]):
+            own = term_set(sentence)
+            if sentence in usable and sentence not in found:  # overlapping chunks repeat sentences
+                credits, context_weight = {}, 0.0
+                for term, weight in weights.items():
+                    near = [w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(before), strict=False) if term in prev]
+                    credits[term] = 1.0 if term in own else max([TITLE_WEIGHT * (term in title_terms), *near])
+                    context_weight += weight * (term not in own and bool(before) and term in before[-1][1])
+                context = before[-1][0] if before and context_weight >= CONTEXT_SHARE * sum(weights.values()) else None
+                typed = tuple(spans(sentence, kind, question)) if kind != "other" else ()
+                found[sentence] = {"chunk": chunk, "rank": rank, "credits": credits, "spans": typed, "context": context}
+            before = [*before, (sentence, own)][-len(NEAR_WEIGHTS) :]
+    windows = [f"{item['context'] or ''} {sentence}".strip() for sentence, item in found.items()]
+    similarities = _similarities(question, windows, embeddings)
+    ranked = []
+    for (sentence, item), similarity in zip(found.items(), similarities, strict=True):
+        lexical = joint_support([item["credits"]], weights)
+        support = lexical if similarity is None else blend(lexical, similarity, tuning)
+        score = (
+            support
+            + tuning.type_bonus * (kind == "other" or bool(item["spans"]))
+            + tuning.relevance_bonus * item["chunk"].get("relevance", item["chunk"].get("score", 0.0))
+            - tuning.order_penalty * item["rank"]
+        )
+        ranked.append(
+            Candidate(
+                sentence,
+                item["chunk"],
+                item["context"],
+                support,
+                item["credits"],
+                similarity,
+                item["spans"],
+                round(score, 4),
+            )
+        )
+    return sorted(ranked, key=lambda c: -c.score)
+
+
+def _similarities(question: str, texts: list[str], embeddings: Embeddings | None) -> list[float | None]:
+    """Cosine similarity (clipped to 0–1) of each text's embedding to the question's; ``None``
+    each without a model."""
+    if embeddings is None or not texts:
+        return [None] * len(texts)
+    vectors = np.asarray(embeddings.embed_documents([question, *texts]), dtype=float)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-12)
+    return [round(float(max(v, 0.0)), 4) for v in vectors[1:] @ vectors[0]]

@@ -1,0 +1,191 @@
+"""Answer types: what kind of value a question asks for, and the spans of a sentence that are one.
+
+The answer-type step of classic question-answering pipelines: the question's wording names the
+type of the answer (a number, a date, a person, a command, …), candidate sentences are those
+holding a span of that type, and the short answer is that span (Moldovan et al. 2000, "The
+Structure and Performance of an Open-Domain Question Answering System", LASSO; Brill et al.
+2002, "An Analysis of the AskMSR Question-Answering System", answer-type filtering of
+candidates). The patterns are English and surface-level; ``other`` means no span is required.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from core.text import names, term_set
+
+AnswerType = Literal[
+    "yes_no",
+    "default",
+    "quantity",
+    "number",
+    "date",
+    "person",
+    "place",
+    "organisation",
+    "command",
+    "other",
+]
+
+# Checked in order: the first that matches names the type.
+_QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
+    (
+        "command",
+        re.compile(
+            r"\b(how (?:do|can|should|would) (?:i|you|we)|what(?:'s| is) the (?:syntax|command|option|flag|function)|"
+            r"which (?:command|function|option|flag|meta-command|switch|clause|format|file|setting|parameter)|"
+            r"what (?:command|function|option|flag|clause|file|setting|parameter))\b",
+            re.I,
+        ),
+    ),
+    (
+        "yes_no",
+        re.compile(
+            r"^(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)\b"
+            r"(?!.*\bor\b.*\?)",
+            re.I,
+        ),
+    ),
+    (
+        "quantity",
+        re.compile(
+            r"\b(how (?:much|long|large|big|wide|old|far|many (?:bytes|bits|seconds|minutes|hours|days))|"
+            r"how (?:often)|what(?:'s| is) the (?:size|length|limit|maximum|minimum|max|min)|"
+            r"(?:memory|disk|space|timeout|interval|delay|size) budget)\b",
+            re.I,
+        ),
+    ),
+    (
+        "default",
+        re.compile(
+            r"\b(default|by default|out[- ]of[- ]the[- ]box|if i (?:never|haven't|don't)|"
+            r"unless (?:told|i say) otherwise|stock install)\b",
+            re.I,
+        ),
+    ),
+    ("number", re.compile(r"\b(how many|what number|which number|what percentage|what port)\b", re.I)),
+    (
+        "date",
+        re.compile(
+            r"\b(when (?:was|were|did|is)|what year|which year|what date|in what year|"
+            r"what(?:'s| is) the (?:latest|earliest) year)\b",
+            re.I,
+        ),
+    ),
+    (
+        "person",
+        re.compile(
+            r"^(?:who|whom|whose)\b|\bwhich (?:person|actor|actress|author|writer|director|"
+            r"singer|player|politician)\b",
+            re.I,
+        ),
+    ),
+    (
+        "place",
+        re.compile(
+            r"^where\b|\b(?:which|what) (?:city|country|county|state|town|region|place|"
+            r"continent|island|river)\b",
+            re.I,
+        ),
+    ),
+    (
+        "organisation",
+        re.compile(
+            r"\b(?:which|what) (?:company|organi[sz]ation|team|band|university|club|"
+            r"party|label|network|school)\b",
+            re.I,
+        ),
+    ),
+]
+
+_UNIT = (
+    r"(?:[kKMGT]i?B|bytes?|bits?|kilobytes?|megabytes?|gigabytes?|terabytes?|ms|milliseconds?|"
+    r"s|sec|seconds?|min|minutes?|h|hours?|days?|weeks?|months?|years?|%|percent|transactions?|"
+    r"connections?|rows?|pages?|blocks?|characters?|digits?)"
+)
+_NUMBER_WORD = (
+    r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|hundred|thousand|million|billion)"
+)
+_NUMBER = rf"(?:-?\d[\d,]*(?:\.\d+)?(?:\s(?:million|billion|thousand))?|{_NUMBER_WORD}(?:[\s-]{_NUMBER_WORD})*)"
+_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+
+SPAN_PATTERNS: dict[str, re.Pattern] = {
+    "quantity": re.compile(rf"(?<![\w.-]){_NUMBER}\s?-?{_UNIT}(?![\w])", re.I),
+    "number": re.compile(rf"(?<![\w.-]){_NUMBER}(?![\w])", re.I),
+    "date": re.compile(
+        rf"\b(?:{_MONTH}\s+\d{{1,2}},?\s+\d{{3,4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{3,4}}|"
+        rf"\d{{3,7}}\s?(?:AD|BC|BCE|CE)\b|(?:1[0-9]|20)\d{{2}}s?)\b"
+    ),
+    "command": re.compile(
+        r"(\\[a-zA-Z][\w+]*|--?[a-zA-Z][\w-]*(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
+        r"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b)"
+    ),
+}
+_DEFAULT_VALUE = re.compile(
+    r"\bdefaults?\b(?:\s+(?!is\b|are\b|of\b|to\b)[\w-]+){0,3}?\s+(?:is|are|of|to|=)\s+"
+    r"(?:(?:typically|usually|normally|currently)\s+)?"
+    r"(?P<value>[^.;]+?)(?=[.;]|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
+    r"(?<![\w.\\'-])(?P<before>(?!(?:set|used|applied|done|chosen|given|shown|created|performed|installed)\b)[\w.\\'-]+)"
+    r"\s+by\s+default\b",
+    re.I,
+)
+_YES = "Yes"
+_NO = "No"
+_NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|without|neither|nor)\b", re.I)
+
+
+_DEFINITION = re.compile(r"^(?:who|what)(?:'s|\s+(?:is|was|are|were))\s+(?P<subject>[^?]+?)\s*\??$", re.I)
+""""Who is Donnie Smith?", "What is MVCC?": a definition, not a person or a value."""
+
+
+def expected_type(question: str) -> AnswerType:
+    """The type of answer ``question`` asks for (``other`` when its wording names none, and for
+    a definition question: "Who is <a name>?")."""
+    text = question.strip()
+    if (match := _DEFINITION.match(text)) and names(match["subject"]) == [match["subject"].strip()]:
+        return "other"
+    for kind, pattern in _QUESTION_TYPES:
+        if pattern.search(text):
+            return kind
+    return "other"
+
+
+def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
+    """Spans of ``sentence`` of type ``kind``, in order; spans whose terms all appear in
+    ``question`` are left out (the question's own words are not its answer).
+
+    ``default`` is the value after "default is / defaults to" (or before "by default");
+    ``yes_no`` gives "No" for a negated sentence and
+    "Yes" otherwise; names (person, place, organisation) are capitalised names; ``other`` gives
+    nothing.
+    """
+    asked = term_set(question)
+    if kind == "default":
+        found = [m["value"] or m["before"] for m in _DEFAULT_VALUE.finditer(sentence)]
+    elif kind == "yes_no":
+        return [_NO if _NEGATION.search(sentence) else _YES]
+    elif kind in ("person", "place", "organisation"):
+        found = names(sentence)
+    elif kind in SPAN_PATTERNS:
+        found = [m.group(0) for m in SPAN_PATTERNS[kind].finditer(sentence)]
+        if kind == "quantity" and not found:
+            found = [m.group(0) for m in SPAN_PATTERNS["number"].finditer(sentence)]
+    else:
+        return []
+    kept = [_tidy(s) for s in found if s and _tidy(s)]
+    return list(dict.fromkeys(s for s in kept if not term_set(s) or not term_set(s) <= asked))
+
+
+def _tidy(span: str) -> str:
+    """``span`` without edge punctuation, its parentheses balanced: "four megabytes (4MB"
+    → "four megabytes (4MB)", "(4MB)" → "4MB"."""
+    span = span.strip(" ,:;")
+    if span.startswith("(") and span.endswith(")"):
+        span = span[1:-1]
+    span = span.strip(" ,:;")
+    if span.count("(") > span.count(")"):
+        span += ")"
+    elif span.count(")") > span.count("("):
+        span = span.rstrip(")")
+    return span

@@ -1,0 +1,92 @@
+"""Comparison questions answered by comparing values: "Which is older, Blur or Oasis?".
+
+The options are the names on either side of the question's last "or"; the direction comes from
+its comparison word (older, earlier, first → the smallest date; younger, later → the largest;
+more, larger, longer → the largest number; fewer, smaller, shorter → the smallest). For each
+option, the first evidence sentence that names it (in the sentence or its chunk's title) and
+holds a date (or number) gives its value; the winner is named when every option has one.
+Extracting typed values per entity and comparing them is the comparison step of
+answer-type QA pipelines (Moldovan et al. 2000).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from core.text import names, sentences
+from deciders.answer_types import SPAN_PATTERNS
+from deciders.chunks import HopChunk
+from deciders.lexicon import CHOICE, LARGEST, LARGEST_DATE, SMALLEST, SMALLEST_DATE
+
+_YEAR = re.compile(r"\b(\d{3,4})\b")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The winner of a comparison question and the evidence for each option's value."""
+
+    winner: str
+    values: list[tuple[str, float, str, HopChunk]]
+    """(option, value, sentence, chunk) for every option, in the question's order."""
+
+
+def options(question: str) -> list[str]:
+    """The things a choice question compares: "X, A or B?" → [A, B]; else the names on either
+    side of its last " or "; empty when it offers no choice of two names."""
+    if match := CHOICE.match(question.strip()):
+        return [o.strip() for o in match["options"].split(",") if o.strip()] + [match["last"].strip()]
+    if " or " not in question:
+        return []
+    split = question.rindex(" or ")
+    found = [(question.find(name), name) for name in names(question)]
+    before = [name for at, name in found if 0 <= at < split]
+    after = [name for at, name in found if at > split]
+    return [before[-1], after[0]] if before and after else []
+
+
+def _value(sentence: str, dates: bool) -> float | None:
+    if dates:
+        found = SPAN_PATTERNS["date"].search(sentence)
+        year = _YEAR.search(found.group(0)) if found else None
+        return float(year.group(1)) if year else None
+    found = SPAN_PATTERNS["number"].search(sentence)
+    try:
+        return float(found.group(0).replace(",", "")) if found else None
+    except ValueError:  # a number word: not comparable here
+        return None
+
+
+def compare(question: str, evidence: Sequence[HopChunk]) -> Comparison | None:
+    """The answer to a comparison between two or more named options, or ``None`` when the
+    question is not one, or some option has no value in the evidence."""
+    choices = options(question)
+    stem = question
+    for choice in choices:
+        stem = stem.replace(choice, " ")
+    if len(choices) < 2:
+        return None
+    if SMALLEST_DATE.search(stem) or LARGEST_DATE.search(stem):
+        dates, largest = True, bool(LARGEST_DATE.search(stem)) and not SMALLEST_DATE.search(stem)
+    elif LARGEST.search(stem) or SMALLEST.search(stem):
+        dates, largest = False, bool(LARGEST.search(stem))
+    else:
+        return None
+    values = []
+    for choice in choices:
+        found = None
+        for chunk in evidence:
+            in_title = choice.lower() in chunk["title"].lower()
+            for sentence in sentences(chunk["text"]):
+                value = _value(sentence, dates) if in_title or choice.lower() in sentence.lower() else None
+                if value is not None:
+                    found = (choice, value, sentence, chunk)
+                    break
+            if found:
+                break
+        if found is None:
+            return None
+        values.append(found)
+    pick = max if largest else min
+    return Comparison(pick(values, key=lambda v: v[1])[0], values)

@@ -1,0 +1,67 @@
+"""Answer types (deciders/answer_types.py): what a question asks for, and the spans of a
+sentence that are one — on hand-made sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from deciders.answer_types import expected_type, spans
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What's the default value of work_mem?", "default"),
+        ("How many autovacuum workers run at the same time by default?", "default"),
+        ("How much memory may a sort use?", "quantity"),
+        ("How long does a session wait on a lock?", "quantity"),
+        ("How many columns can a table have?", "number"),
+        ("In what year was the band formed?", "date"),
+        ("When was Neil Peart born?", "date"),
+        ("Who founded the company?", "person"),
+        ("Who is Donnie Smith?", "other"),  # a definition
+        ("Where does ALTER SYSTEM save the value?", "place"),
+        ("Which team did he play for?", "organisation"),
+        ("In psql, how do I list the tables?", "command"),
+        ("Which function ends a backend's session?", "command"),
+        ("Does concat() return NULL when an argument is NULL?", "yes_no"),
+        ("Is the server or the client older?", "other"),  # a choice, not a yes/no
+        ("What does a bare char column hold?", "other"),
+    ],
+)
+def test_expected_type_from_the_question_wording(question, kind):
+    assert expected_type(question) == kind
+
+
+def test_default_value_after_default_is_or_before_by_default():
+    assert spans("The default value is four megabytes (4MB).", "default") == ["four megabytes (4MB)"]
+    assert spans("The TCP port the server listens on; 5432 by default.", "default") == ["5432"]
+    assert spans("B-trees use a default fillfactor of 90, but any value can be selected.", "default") == ["90"]
+    assert spans("This parameter defaults to on.", "default") == ["on"]
+    assert spans("Sets the port number.", "default") == []  # no stated default: no span
+
+
+def test_quantities_numbers_and_dates():
+    assert spans("It takes 4 bytes on disk, and a uuid is 128 bits.", "quantity") == ["4 bytes", "128 bits"]
+    assert spans("The limit is 1600 columns.", "number") == ["1600"]
+    assert spans("There are three of them.", "number") == ["three"]
+    assert spans("He was born on July 4, 1976 in Toronto.", "date") == ["July 4, 1976"]
+    assert spans("Dates run up to 5874897 AD.", "date") == ["5874897 AD"]
+
+
+def test_commands_names_and_yes_no():
+    assert spans("Use \\dt to list tables or pg_cancel_backend() to cancel a query.", "command") == [
+        "\\dt",
+        "pg_cancel_backend()",
+    ]
+    assert spans("The first drummer was Neil Peart, from Canada.", "person") == ["Neil Peart", "Canada"]
+    assert spans("NULL arguments are ignored.", "yes_no") == ["Yes"]
+    assert spans("It does not return NULL.", "yes_no") == ["No"]
+    assert spans("Anything at all.", "other") == []
+
+
+def test_the_question_own_words_are_not_its_answer():
+    question = "What is the default of work_mem?"
+    assert spans("It uses work_mem by default.", "default", question) == []
+    assert spans("work_mem is set by default.", "default") == []  # "set" is no value
+    assert spans("Use work_mem or maintenance_work_mem.", "command", question) == ["maintenance_work_mem"]

@@ -1,0 +1,37 @@
+"""Comparison questions (deciders/comparison.py): options, direction, values, the winner."""
+
+from __future__ import annotations
+
+from deciders.comparison import compare, options
+from deciders.generator import AnswerRequest, ExtractiveGenerator
+
+
+def chunk(cid: str, title: str, text: str) -> dict:
+    return {"chunk_id": cid, "text": text, "source": "s", "title": title, "score": 1.0, "dense_rank": None,
+            "lexical_rank": None}  # fmt: skip
+
+
+BLUR = chunk("blur", "Blur (band)", "Blur are an English rock band. They formed in London in 1988.")
+OASIS = chunk("oasis", "Oasis (band)", "Oasis were an English rock band. The band formed in Manchester in 1991.")
+
+
+def test_options_with_or_without_the_comma():
+    assert options("Which is older, Blur or Oasis?") == ["Blur", "Oasis"]
+    assert options("Which band formed first Blur or Oasis?") == ["Blur", "Oasis"]
+    assert options("What is the default of work_mem?") == []
+
+
+def test_the_winner_is_named_by_comparing_the_values():
+    older = compare("Which band formed earlier, Blur or Oasis?", [OASIS, BLUR])
+    assert older.winner == "Blur" and [v[1] for v in older.values] == [1988.0, 1991.0]
+    assert compare("Which band formed more recently, Blur or Oasis?", [OASIS, BLUR]).winner == "Oasis"
+    assert compare("Which band is better, Blur or Oasis?", [OASIS, BLUR]) is None  # no comparable value
+    assert compare("Which band formed earlier, Blur or Oasis?", [BLUR]) is None  # Oasis has no value
+
+
+def test_the_generator_answers_a_comparison_with_the_winner_and_both_sentences():
+    answer = ExtractiveGenerator().generate(AnswerRequest("Which band formed earlier, Blur or Oasis?", [OASIS, BLUR],
+                                                          "answer"))  # fmt: skip
+    assert answer.short_answer == "Blur" and not answer.abstained
+    assert answer.text == "They formed in London in 1988. [1] The band formed in Manchester in 1991. [2]"
+    assert answer.cited == [(1, "blur"), (2, "oasis")]
