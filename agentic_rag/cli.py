@@ -224,9 +224,11 @@ def replay(
     )
 
 
-@app.command("eval", short_help="Compare standard and agentic RAG on a QA dataset pooled into one corpus.")
+@app.command("eval", short_help="Compare standard and agentic RAG on a QA dataset and its corpus.")
 def evaluate(
-    dataset: Annotated[Path, typer.Argument(help="HotpotQA/2Wiki/MuSiQue .jsonl, or a SQuAD 2.0 *_queries.json.")],
+    dataset: Annotated[
+        Path, typer.Argument(help="HotpotQA/2Wiki/MuSiQue/pgdocs-qa .jsonl, or a SQuAD 2.0 *_queries.json.")
+    ],
     modes: Annotated[
         str,
         typer.Option(help="Comma-separated: standard, agentic, agentic-query, agentic-adaptive, agentic-decompose."),
@@ -235,16 +237,25 @@ def evaluate(
     limit: Annotated[Optional[int], typer.Option(help="Only the first N questions.")] = None,
     out: Annotated[Optional[Path], typer.Option(help="Output folder (default eval-out/<dataset>).")] = None,
     dataset_format: Annotated[
-        Optional[str], typer.Option("--format", help="hotpotqa | musique | squad (detected when omitted).")
+        Optional[str], typer.Option("--format", help="hotpotqa | musique | squad | pgdocs (detected when omitted).")
+    ] = None,
+    corpus: Annotated[
+        Optional[Path],
+        typer.Option(
+            help="pgdocs: the folder of documents to ingest (default /usr/share/doc/postgresql-doc-15/html, "
+            "installed with apt-get when missing)."
+        ),
     ] = None,
     deciders: Deciders = None,
     max_retries: Annotated[int, typer.Option(help="Hops allowed after the first in agentic modes (0–3).")] = 2,
     data_dir: DataDir = None,
 ) -> None:
-    """Compare standard (single-shot) and agentic RAG on a QA dataset pooled into one corpus.
-    Ctrl-C keeps the results so far; the same command continues where it stopped."""
+    """Compare standard (single-shot) and agentic RAG on a QA dataset: its paragraphs pooled into
+    one corpus, or for pgdocs-qa a folder of documents (--corpus). Ctrl-C keeps the results so
+    far; the same command continues where it stopped."""
     from agentic_rag.app import App
     from evaluation.datasets import FORMATS, detect_format
+    from evaluation.pgdocs import ensure_corpus
     from evaluation.report import write_report
     from evaluation.runner import EvalConfig, EvalRun
 
@@ -253,6 +264,9 @@ def evaluate(
     if dataset_format is not None and dataset_format not in FORMATS:
         raise ConfigurationError(f"unknown --format '{dataset_format}'; use {', '.join(FORMATS)}")
     fmt = dataset_format or detect_format(dataset)
+    if corpus is not None and fmt != "pgdocs":
+        raise ConfigurationError(f"--corpus is for pgdocs datasets; {dataset.name} ({fmt}) brings its own paragraphs")
+    folder = ensure_corpus(corpus, partial(typer.echo, err=True)) if fmt == "pgdocs" else None
     config = EvalConfig(
         dataset=str(dataset.resolve()),
         format=fmt,
@@ -261,13 +275,17 @@ def evaluate(
         deciders=deciders or "auto",
         max_retries=max_retries,
         limit=limit,
+        corpus=str(folder) if folder else None,
     )
     RunContext(deciders=config.deciders, max_evidence=k, retrieve_k=k, max_retries=max_retries)  # validate early
     out = out or Path("eval-out") / dataset.stem
     settings = settings_from(data_dir, None)
     run = EvalRun(lambda name: App(settings.model_copy(update={"collection": name})), config, out)
     try:
-        typer.echo(f"corpus: {run.build_corpus()} chunks; {len(run.items)} questions; results in {out}", err=True)
+        if folder:
+            typer.echo(f"ingesting {folder} (unchanged files are skipped) …", err=True)
+        chunks = run.build_corpus(progress=sys.stderr.isatty())
+        typer.echo(f"corpus: {chunks} chunks; {len(run.items)} questions; results in {out}", err=True)
         records, completed = run.run(progress=sys.stderr.isatty())
         meta = {
             "dataset": dataset.name,
@@ -277,6 +295,7 @@ def evaluate(
             "chunks": run.app.services.store.count(),
             "questions": len(run.items),
             "completed": completed,
+            **({"corpus": str(folder)} if folder else {}),
         }
         _, plots_note = write_report(records, meta, out)
     finally:

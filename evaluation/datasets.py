@@ -7,6 +7,10 @@
 * SQuAD 2.0 sample (JSON): ``…_queries.json`` {"queries": [{id, context, question}]} with its
   ``…_ground_truth.json`` {id: {answers, is_impossible}} beside it; each question's own context is
   its supporting paragraph; unanswerable questions expect an abstention.
+* pgdocs-qa (JSONL, ``../shared/data/pgdocs_qa_README.md``): ``id``, ``question``, ``answers``
+  (aliases, empty when unanswerable), ``type`` (``fact`` | ``howto`` | ``multihop`` |
+  ``unanswerable``), ``gold_pages`` (bare file names of a documentation folder), ``evidence``.
+  It brings no paragraphs: its corpus is a folder of documents ingested as they are.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from pathlib import Path
 from core.errors import IngestError
 from ingest.loaders import detect_qa_format, qa_paragraphs
 
-FORMATS = ("hotpotqa", "musique", "squad")
+FORMATS = ("hotpotqa", "musique", "squad", "pgdocs")
 
 
 @dataclass
@@ -35,10 +39,13 @@ class QAItem:
     paragraphs: list[tuple[str, str]] = field(default_factory=list)
     """Every (title, text) paragraph the record brings to the pooled corpus."""
     answerable: bool = True
+    gold_pages: list[str] = field(default_factory=list)
+    """pgdocs: the file names of the pages that state the answer (every page of a chain)."""
 
 
 def detect_format(path: Path) -> str:
-    """``hotpotqa`` (also 2WikiMultihopQA), ``musique`` or ``squad``.
+    """``hotpotqa`` (also 2WikiMultihopQA), ``musique``, ``squad`` or ``pgdocs`` (records with
+    ``gold_pages``).
 
     Raises:
         IngestError: missing file or an unknown format.
@@ -53,12 +60,16 @@ def detect_format(path: Path) -> str:
         else:
             first = next((line for line in path.read_text().splitlines() if line.strip()), "")
             record = json.loads(first) if first else None
+            if isinstance(record, dict) and "gold_pages" in record:
+                return "pgdocs"
             fmt = detect_qa_format(record) if isinstance(record, dict) else None
             if fmt:
                 return fmt
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise IngestError(f"{path.name} is not JSON/JSONL text ({exc}); give a dataset file") from None
-    raise IngestError(f"{path.name}: not HotpotQA, 2WikiMultihopQA, MuSiQue or SQuAD 2.0 ({', '.join(FORMATS)})")
+    raise IngestError(
+        f"{path.name}: not HotpotQA, 2WikiMultihopQA, MuSiQue, SQuAD 2.0 or pgdocs-qa ({', '.join(FORMATS)})"
+    )
 
 
 def load_dataset(path: Path, fmt: str | None = None) -> list[QAItem]:
@@ -79,6 +90,8 @@ def load_dataset(path: Path, fmt: str | None = None) -> list[QAItem]:
 def _load(path: Path, fmt: str) -> list[QAItem]:
     if fmt == "squad":
         return _load_squad(path)
+    if fmt == "pgdocs":
+        return _load_pgdocs(path)
     items = []
     for line in path.read_text().splitlines():
         if not line.strip():
@@ -119,6 +132,27 @@ def _load_squad(path: Path) -> list[QAItem]:
                 [context] if answerable else [],
                 [context],
                 answerable,
+            )
+        )
+    return items
+
+
+def _load_pgdocs(path: Path) -> list[QAItem]:
+    items = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        answerable = record["type"] != "unanswerable"
+        items.append(
+            QAItem(
+                record["id"],
+                record["question"],
+                list(record["answers"]),
+                record["type"],
+                [],
+                answerable=answerable,
+                gold_pages=list(record["gold_pages"]),
             )
         )
     return items

@@ -4,6 +4,10 @@ Answer normalisation, exact match and token F1 follow the official SQuAD v1.1/v2
 script (Rajpurkar et al. 2016; also used by HotpotQA): lower-case, drop punctuation and the
 articles a/an/the, collapse whitespace; F1 over bags of tokens; the best score over all gold
 aliases.
+
+The pgdocs-qa metrics follow ``pgdocs_qa_README.md``: an answer is right when it contains a gold
+alias (case-insensitive, whitespace collapsed, no other normalisation), and a page is cited when
+a citation's source file name, without any ``#anchor``, is a gold page.
 """
 
 from __future__ import annotations
@@ -11,9 +15,12 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from typing import Iterable, Sequence
+from pathlib import PurePosixPath
+from typing import Iterable, Mapping, Sequence
 
 import numpy
+
+from deciders.generator import NO_ANSWER
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = set(string.punctuation)
@@ -47,6 +54,36 @@ def contains_answer(prediction: str, golds: Sequence[str]) -> float:
     """1.0 when a normalised gold answer (or alias) appears in the normalised prediction."""
     text = f" {normalize_answer(prediction)} "
     return float(any(normalize_answer(g) and f" {normalize_answer(g)} " in text for g in golds))
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def alias_contained(prediction: str, aliases: Sequence[str]) -> bool:
+    """Whether an alias appears in the prediction, case-insensitively with runs of whitespace
+    collapsed (pgdocs-qa's lenient test: ``"5432"`` is in ``"port 5432 by default"``)."""
+    text = _collapse(prediction)
+    return any(_collapse(a) and _collapse(a) in text for a in aliases)
+
+
+def page_name(source: str) -> str:
+    """The bare file name of a citation source or locator: ``/x/html/sql-vacuum.html#3`` →
+    ``sql-vacuum.html``."""
+    return PurePosixPath(source.split("#", 1)[0]).name
+
+
+def answer_text(result: Mapping) -> str:
+    """``short_answer`` and ``answer`` of a result, joined by a space (either may be absent)."""
+    return f"{result.get('short_answer') or ''} {result.get('answer') or ''}".strip()
+
+
+def abstained(result: Mapping) -> bool:
+    """Whether a result says the documents do not answer: its ``abstained`` flag, or for results
+    without one (older code) an answer starting with the model-free statement of absence."""
+    if result.get("abstained") is not None:
+        return bool(result["abstained"])
+    return (result.get("answer") or "").startswith(NO_ANSWER)
 
 
 def support_recall(found: Iterable[str], gold: set[str]) -> float | None:

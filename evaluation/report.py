@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections import Counter, defaultdict
 from pathlib import Path
 from statistics import fmean
 
+from core.tuning import TUNING
+from evaluation.calibration import abstention_figures, confidence_figures
 from evaluation.metrics import percentile
 
 
@@ -33,8 +36,6 @@ def summarize(records: list[dict]) -> dict:
     """Metrics of one mode (or one question type within it)."""
     hops = [r["hops"] for r in records]
     depth = max(hops, default=0)
-    unanswerable = [r for r in records if not r["answerable"]]
-    abstained = [r for r in records if r["abstained"]]
     latency = [r["latency_ms"] for r in records]
     summary = {
         "questions": len(records),
@@ -43,6 +44,9 @@ def summarize(records: list[dict]) -> dict:
         "exact_match": _mean([r["em"] for r in records]),
         "f1": _mean([r["f1"] for r in records]),
         "answer_contains_gold": _mean([r["contains"] for r in records]),
+        "answer_contains_alias": _mean([r.get("alias") for r in records]),
+        "gold_page_cited": _mean([r.get("page_cited") for r in records]),
+        "all_gold_pages_cited": _mean([r.get("all_pages_cited") for r in records]),
         "recall_at_k_by_hop": [
             _mean([r["hop_recall"][i] for r in records if len(r["hop_recall"]) > i]) for i in range(depth)
         ],
@@ -61,13 +65,11 @@ def summarize(records: list[dict]) -> dict:
         "input_tokens_per_question": _mean([r["input_tokens"] for r in records]),
         "output_tokens_per_question": _mean([r["output_tokens"] for r in records]),
         **_confidence(records),
+        **confidence_figures(records),
+        **abstention_figures(records),
         "latency_ms_p50": round(percentile(latency, 50), 1),
         "latency_ms_p95": round(percentile(latency, 95), 1),
     }
-    if unanswerable:
-        correct = sum(1 for r in abstained if not r["answerable"])
-        summary["abstention_precision"] = round(correct / len(abstained), 4) if abstained else None
-        summary["abstention_recall"] = round(correct / len(unanswerable), 4)
     return summary
 
 
@@ -90,10 +92,18 @@ ROWS = [
     ("all_supporting_found", "all supporting found"),
     ("support_recall", "supporting recall (mean)"),
     ("answer_contains_gold", "answer contains gold"),
+    ("answer_contains_alias", "answer contains a gold alias"),
+    ("gold_page_cited", "a gold page cited"),
+    ("all_gold_pages_cited", "all gold pages cited (several gold pages)"),
     ("exact_match", "exact match"),
     ("f1", "token F1"),
     ("abstention_precision", "abstention precision"),
     ("abstention_recall", "abstention recall"),
+    ("false_abstention_rate", "false abstention (answerable)"),
+    ("accuracy", "right (answer, or abstention on unanswerable)"),
+    ("wrong_but_confident", f"wrong but confident (≥ {TUNING.confidence_trust})"),
+    ("accuracy_when_confident", f"right when confident (≥ {TUNING.confidence_trust})"),
+    ("confidence_auroc", "confidence AUROC (right vs wrong)"),
     ("hops_mean", "hops (mean)"),
     ("recall_at_k_by_hop", "recall@k by hop"),
     ("hop_contribution_by_hop", "hop contribution (new gold) by hop"),
@@ -119,16 +129,53 @@ def _cell(value) -> str:
     return "–" if value is None else str(value)
 
 
+ANSWER_COLUMNS = [
+    ("answer_contains_gold", "contains gold"),
+    ("answer_contains_alias", "contains alias"),
+    ("gold_page_cited", "gold page cited"),
+    ("all_gold_pages_cited", "all pages cited"),
+    ("abstention_recall", "abstention recall"),
+    ("false_abstention_rate", "false abstention"),
+    ("accuracy", "right"),
+    ("wrong_but_confident", "wrong but confident"),
+    ("confidence_auroc", "AUROC"),
+]
+
+
+def _answers_by_type(report: dict, mode: str) -> list[str]:
+    """One mode's answer and calibration figures per question type and overall."""
+    summary = report["modes"][mode]
+    rows = [*summary["by_type"].items(), ("all", summary)]
+    columns = [(k, label) for k, label in ANSWER_COLUMNS if any(s.get(k) is not None for _, s in rows)]
+    if any(k == "answer_contains_alias" for k, _ in columns):  # pgdocs: the alias test replaces SQuAD's
+        columns = [(k, label) for k, label in columns if k != "answer_contains_gold"]
+    if not any(k in ("accuracy", "answer_contains_alias") for k, _ in columns):
+        return []
+    lines = ["", f"## Answers and confidence by question type: {mode}", ""]
+    lines += ["| type | n | " + " | ".join(label for _, label in columns) + " |", "|---|---|" + "---|" * len(columns)]
+    for name, s in rows:
+        lines.append(f"| {name} | {s['questions']} | " + " | ".join(_cell(s.get(k)) for k, _ in columns) + " |")
+    return lines
+
+
 def render_markdown(report: dict) -> str:
-    """Modes side by side, then all-supporting-found and support recall per question type."""
+    """Modes side by side, then all-supporting-found and support recall per question type, then
+    each mode's answer and confidence figures per question type."""
     modes = list(report["modes"])
     meta = report["meta"]
+    if meta.get("corpus"):
+        origin = f"{meta['chunks']} chunks from the documents in {meta['corpus']}"
+        retrieval = "Retrieval metrics count gold pages among the chunks' pages."
+    else:
+        origin = f"{meta['chunks']} chunks pooled from the dataset's paragraphs"
+        retrieval = "Retrieval metrics count only questions with gold paragraphs."
+    interrupted = "" if meta.get("completed", True) else " — INTERRUPTED: partial results, rerun to continue"
     lines = [
         f"# {meta['dataset']} — {', '.join(modes)} (k = {meta['k']}, deciders: {meta['deciders']})",
         "",
-        f"{meta['chunks']} chunks pooled from the dataset's paragraphs; {meta['questions']} questions"
-        + ("" if meta.get("completed", True) else " — INTERRUPTED: partial results, rerun to continue")
-        + ". Retrieval metrics count only questions with gold paragraphs.",
+        f"{origin}; {meta['questions']} questions{interrupted}. {retrieval} Right: the answer holds the gold and"
+        " does not abstain, or abstains on an unanswerable question; confident: confidence ≥"
+        f" {TUNING.confidence_trust}.",
         "",
         "| metric | " + " | ".join(modes) + " |",
         "|---|" + "---|" * len(modes),
@@ -151,10 +198,13 @@ def render_markdown(report: dict) -> str:
                     f"(n={s['questions']})"
                 )  # fmt: skip
             lines.append(f"| {t} | " + " | ".join(cells) + " |")
+    for mode in modes:
+        lines += _answers_by_type(report, mode)
     return "\n".join(lines) + "\n"
 
 
 PLOTS_HINT = "plots skipped: matplotlib is not installed; pip install -e '.[eval]' to draw them"
+AUROC_HINT = "confidence AUROC left out: scikit-learn is not installed; pip install -e '.[eval]' to compute it"
 
 
 def write_plots(report: dict, records: list[dict], out: Path) -> list[Path]:
@@ -209,13 +259,14 @@ def write_report(records: list[dict], meta: dict, out: Path) -> tuple[dict, str 
     """Write report.json, report.md and the plots into ``out``.
 
     Returns:
-        The report, and a one-line note when the plots were skipped (``None`` otherwise).
+        The report, and a note when the plots or the AUROC were skipped (``None`` otherwise).
     """
     report = build_report(records, meta)
     (out / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False))
     (out / "report.md").write_text(render_markdown(report))
+    notes = [] if importlib.util.find_spec("sklearn") else [AUROC_HINT]
     try:
         write_plots(report, records, out)
     except ImportError:
-        return report, PLOTS_HINT
-    return report, None
+        notes.append(PLOTS_HINT)
+    return report, "\n".join(notes) or None

@@ -1,5 +1,8 @@
-"""Run standard and agentic RAG over a dataset on one pooled corpus, one question at a time,
+"""Run standard and agentic RAG over a dataset on one corpus, one question at a time,
 appending each result to ``questions.jsonl`` so an interrupted run continues where it stopped.
+
+The corpus is the dataset's paragraphs pooled into one collection, or for pgdocs-qa a folder
+of documents ingested as they are (:mod:`evaluation.pgdocs`).
 
 * ``standard``: single shot — retrieve the top ``k`` chunks for the question once, generate.
 * ``agentic``: the full graph, with the evidence budget handed to the generator also ``k``.
@@ -27,7 +30,9 @@ from tqdm import tqdm
 from core.errors import ConfigurationError
 from deciders.generator import AnswerRequest
 from evaluation.datasets import QAItem, corpus, load_dataset
-from evaluation.metrics import contains_answer, exact_match, hop_contributions, support_recall, token_f1
+from evaluation.metrics import abstained, hop_contributions, page_name, support_recall
+from evaluation.pgdocs import corpus_collection
+from evaluation.scoring import answer_fields
 from graph.context import RunContext
 from graph.policy import generation_plan
 from ingest.loaders import Source
@@ -56,6 +61,8 @@ class EvalConfig:
     deciders: str
     max_retries: int
     limit: int | None
+    corpus: str | None = None
+    """pgdocs: the folder of documents (resolved path); ``None`` for pooled datasets."""
 
 
 class CostCallback(UsageMetadataCallbackHandler):
@@ -91,7 +98,8 @@ class EvalRun:
         out: output folder for ``questions.jsonl``, ``report.json``, ``report.md`` and plots.
 
     Raises:
-        ConfigurationError: unknown mode, or ``out`` holds a run with other settings.
+        ConfigurationError: unknown mode, ``out`` holds a run with other settings, or a
+            pgdocs dataset without a corpus folder (or a corpus given to another format).
     """
 
     def __init__(self, open_app: Callable[[str], Any], config: EvalConfig, out: Path) -> None:
@@ -102,7 +110,12 @@ class EvalRun:
             raise ConfigurationError(f"--limit {config.limit}: give at least 1")
         self.path = Path(config.dataset)
         self.items: list[QAItem] = load_dataset(self.path, config.format)[: config.limit]
-        self.app = open_app(collection_name(self.path))
+        self.pgdocs = config.format == "pgdocs"
+        if self.pgdocs and not (config.corpus and Path(config.corpus).is_dir()):
+            raise ConfigurationError(f"a pgdocs dataset needs its corpus folder; {config.corpus!r} is not one")
+        if config.corpus and not self.pgdocs:
+            raise ConfigurationError(f"--corpus is for pgdocs datasets; {self.path.name} brings its own paragraphs")
+        self.app = open_app(corpus_collection(Path(config.corpus)) if self.pgdocs else collection_name(self.path))
         # Fail on a decider that cannot run before anything is written, and record what "auto"
         # resolved to, so a continued run cannot mix model-free and LLM results.
         probe = RunContext(deciders=config.deciders)
@@ -144,8 +157,12 @@ class EvalRun:
 
     # -- corpus ---------------------------------------------------------------------------------
 
-    def build_corpus(self) -> int:
-        """Ingest the pooled paragraphs (unchanged on a rerun); returns the chunk count."""
+    def build_corpus(self, progress: bool = False) -> int:
+        """Ingest the pooled paragraphs, or the pgdocs corpus folder (unchanged on a rerun;
+        ``progress`` shows a bar per file); returns the chunk count."""
+        if self.pgdocs:
+            self.app.ingest([Path(self.config.corpus)], progress=progress)
+            return self.app.services.store.count()
         paragraphs = corpus(self.items if self.config.limit is None else load_dataset(self.path, self.config.format))
         chunks = [Document(page_content=text, metadata={"title": title, "chunk_index": i})
                   for i, (title, text) in enumerate(paragraphs)]  # fmt: skip
@@ -154,7 +171,19 @@ class EvalRun:
         return self.app.services.store.count()
 
     def gold_ids(self, item: QAItem) -> set[str]:
+        """Gold chunk ids; for pgdocs, gold page names (retrieval is then scored per page)."""
+        if self.pgdocs:
+            return set(item.gold_pages)
         return {chunk_id(self.source_key, title, text) for title, text in item.supporting}
+
+    def _pages(self, run: dict) -> dict:
+        """pgdocs: the run's chunk ids (handed and per hop) replaced by their page names."""
+        ids = list(dict.fromkeys([*run["handed"], *(i for hop in run["hops_ids"] for i in hop)]))
+        known = run.get("sources", {})
+        fetched = self.app.services.fetch([i for i in ids if i not in known])
+        pages = {i: page_name(known.get(i) or fetched.get(i, {}).get("source", "")) for i in ids}
+        return {**run, "handed": [pages[i] for i in run["handed"]],
+                "hops_ids": [[pages[i] for i in hop] for hop in run["hops_ids"]]}  # fmt: skip
 
     # -- questions ------------------------------------------------------------------------------
 
@@ -187,16 +216,24 @@ class EvalRun:
             None, config={"callbacks": [cost]}
         )
         ids = [c["chunk_id"] for c in chunks]
+        by_id = {c["chunk_id"]: c for c in chunks}
+        # short_answer, abstained and confidence are read when the generator's answer has them
+        flag = getattr(answer, "abstained", None)
         return {
             "answer": answer.text,
+            "short_answer": getattr(answer, "short_answer", None) or "",
+            "cited": [
+                {"source": by_id[c]["source"], "title": by_id[c]["title"]} for _, c in answer.cited if c in by_id
+            ],
+            "sources": {c["chunk_id"]: c["source"] for c in chunks},
             "handed": ids,
             "titles": {c["chunk_id"]: c["title"] for c in chunks},
             "hops_ids": [ids],
             "stop_reason": "single_shot",
             "route": "retrieve",
             "complexity": None,
-            "abstained": False,
-            "confidence": None,
+            "abstained": abstained({"abstained": flag, "answer": answer.text}),
+            "confidence": getattr(answer, "confidence", None),
             "thread_id": None,
             "latency_ms": (time.perf_counter() - started) * 1000,
         }
@@ -207,23 +244,34 @@ class EvalRun:
         result = self.app.ask(item.question, thread_id=thread_id, context=self.contexts[mode], callbacks=[cost])
         latency = (time.perf_counter() - started) * 1000
         values = self.app.graph.get_state({"configurable": {"thread_id": result["thread_id"]}}).values
-        mode, handed = generation_plan(values)
+        plan, handed = generation_plan(values)
+        # the result's own flag; without one (older code), a caveat answer or a stated absence
+        flagged = result.get("abstained") is not None
         return {
             "answer": result["answer"],
+            "short_answer": result.get("short_answer") or "",
+            "cited": [{"source": c["source"], "title": c["title"]} for c in result.get("citations", [])],
+            "sources": {c["chunk_id"]: c["source"] for c in handed},
             "handed": [c["chunk_id"] for c in handed],
             "titles": {c["chunk_id"]: c["title"] for c in handed},
             "hops_ids": [hop["chunk_ids"] for hop in result["trace"]],
             "stop_reason": result["stop_reason"],
             "route": result["route"],
             "complexity": result.get("complexity"),
-            "abstained": mode == "caveat",
+            "abstained": abstained(result) if flagged else (plan == "caveat" or abstained(result)),
             "thread_id": result["thread_id"],
             "confidence": result.get("confidence"),
             "latency_ms": latency,
         }
 
     def score(self, item: QAItem, mode: str, run: dict, cost: CostCallback) -> dict:
+        """The record of one question in one mode (a line of ``questions.jsonl``)."""
         gold = self.gold_ids(item)
+        scored = answer_fields(item, run, self.pgdocs)
+        handed = [{"chunk_id": cid, "title": run["titles"].get(cid, "")} for cid in run["handed"]]
+        if self.pgdocs:  # retrieval scored per page
+            run = self._pages(run)
+            handed = [{**h, "page": page} for h, page in zip(handed, run["handed"], strict=True)]
         input_tokens, output_tokens = cost.tokens()
         return {
             "id": item.id,
@@ -233,15 +281,13 @@ class EvalRun:
             "answers": item.answers,
             "answerable": item.answerable,
             "answer": run["answer"],
-            "em": exact_match(run["answer"], item.answers) if item.answerable else None,
-            "f1": token_f1(run["answer"], item.answers) if item.answerable else None,
-            "contains": contains_answer(run["answer"], item.answers) if item.answerable else None,
+            **scored,
             "abstained": run["abstained"],
             "support_recall": support_recall(run["handed"], gold),
             "all_found": float(gold <= set(run["handed"])) if gold else None,
             "hop_recall": [support_recall(ids, gold) for ids in run["hops_ids"]],
             "hop_contribution": hop_contributions(run["hops_ids"], gold) if gold else [None] * len(run["hops_ids"]),
-            "handed": [{"chunk_id": cid, "title": run["titles"].get(cid, "")} for cid in run["handed"]],
+            "handed": handed,
             "gold_titles": sorted({title for title, _ in item.supporting}),
             "hops": len(run["hops_ids"]),
             "stop_reason": run["stop_reason"],
