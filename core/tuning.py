@@ -88,7 +88,7 @@ class Tuning:
     """Ranking bonus of a sentence holding a span of the expected answer type."""
     relevance_bonus: float = 0.1
     """Ranking bonus per unit of the grader's relevance of the sentence's chunk."""
-    order_penalty: float = 0.02
+    order_penalty: float = 0.05
     """Ranking penalty per place of the sentence's chunk in the evidence order."""
     part_coverage: float = 0.5
     """Least share of a sub-question's terms an evidence sentence must hold to answer that part."""

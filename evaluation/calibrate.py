@@ -54,6 +54,12 @@ def fitted_half(question_id: str) -> bool:
     return hashlib.sha256(question_id.encode()).digest()[-1] % 2 == 0
 
 
+def raw_confidence(record: dict) -> float | None:
+    """The confidence before calibration (``raw_confidence``; older records: ``confidence``)."""
+    raw = record.get("raw_confidence")
+    return record.get("confidence") if raw is None else raw
+
+
 def read_records(paths: Sequence[Path], modes: Sequence[str] | None = None) -> list[dict]:
     """Records with a ``correct`` flag and a ``confidence`` from ``questions.jsonl`` files,
     only of ``modes`` when given.
@@ -67,7 +73,7 @@ def read_records(paths: Sequence[Path], modes: Sequence[str] | None = None) -> l
             if not line.strip():
                 continue
             record = json.loads(line)
-            if record.get("correct") is None or record.get("confidence") is None:
+            if record.get("correct") is None or raw_confidence(record) is None:
                 continue
             if modes and record.get("mode") not in modes:
                 continue
@@ -95,7 +101,7 @@ def fit(confidences: Sequence[float], correct: Sequence[bool]) -> tuple[list[flo
 def _figures(records: list[dict], x: list[float], y: list[float], trust: float) -> dict:
     import numpy
 
-    raw = numpy.array([r["confidence"] for r in records], dtype=float)
+    raw = numpy.array([raw_confidence(r) for r in records], dtype=float)
     right = numpy.array([bool(r["correct"]) for r in records])
     calibrated = numpy.interp(raw, x, y)
     figures: dict = {"questions": len(records)}
@@ -128,7 +134,7 @@ def calibrate(paths: Sequence[Path], modes: Sequence[str] | None = None, trust: 
             f"{len(records)} records with a correct flag and a confidence ({len(halves['fit'])} in the fitted "
             "half); need at least 2 there: run agentic-rag eval with an agentic mode first"
         )
-    x, y = fit([r["confidence"] for r in halves["fit"]], [r["correct"] for r in halves["fit"]])
+    x, y = fit([raw_confidence(r) for r in halves["fit"]], [r["correct"] for r in halves["fit"]])
     return {
         "method": METHOD,
         "x": x,

@@ -212,9 +212,9 @@ class EvalRun:
         started = time.perf_counter()
         chunks = self.app.services.search(item.question, self.config.k)
         generator = self.app.services.deciders(self.contexts["standard"]).generator
-        answer = RunnableLambda(lambda _: generator.generate(AnswerRequest(item.question, chunks, "answer"))).invoke(
-            None, config={"callbacks": [cost]}
-        )
+        weights, absent = self.app.services.term_weights(item.question)
+        request = AnswerRequest(item.question, chunks, "answer", term_weights=weights, absent_terms=absent)
+        answer = RunnableLambda(lambda _: generator.generate(request)).invoke(None, config={"callbacks": [cost]})
         ids = [c["chunk_id"] for c in chunks]
         by_id = {c["chunk_id"]: c for c in chunks}
         # short_answer, abstained and confidence are read when the generator's answer has them
@@ -261,6 +261,7 @@ class EvalRun:
             "abstained": abstained(result) if flagged else (plan == "caveat" or abstained(result)),
             "thread_id": result["thread_id"],
             "confidence": result.get("confidence"),
+            "raw_confidence": result.get("raw_confidence"),
             "latency_ms": latency,
         }
 
@@ -299,6 +300,7 @@ class EvalRun:
             "output_tokens": output_tokens,
             "thread_id": run["thread_id"],
             "confidence": run["confidence"],
+            "raw_confidence": run.get("raw_confidence"),
         }
 
     def run(self, progress: bool = True) -> tuple[list[dict], bool]:
