@@ -60,14 +60,20 @@ def coverage(question_terms: frozenset[str], text: str) -> float:
     return len(question_terms & term_set(text)) / len(question_terms)
 
 
+_LIST_ITEM = re.compile(r"^[-*•]\s+")
+
+
 def sentences(text: str) -> list[str]:
-    """Sentences of ``text``: paragraphs (blank-line separated) and Markdown headings are
-    segmented separately, hard line wraps joined, heading marks dropped, blanks dropped."""
+    """Sentences of ``text``: paragraphs (blank-line separated), Markdown headings and list items
+    (a definition list's term and its description: ``- work_mem (integer)``) are segmented
+    separately, hard line wraps joined, heading and item marks dropped, blanks dropped."""
     blocks: list[list[str]] = [[]]
     for line in text.splitlines():
         stripped = line.strip()
         if stripped.startswith("#"):
             blocks += [[stripped.lstrip("#").strip()], []]
+        elif _LIST_ITEM.match(stripped):
+            blocks += [[_LIST_ITEM.sub("", stripped)]]
         elif not stripped:
             blocks.append([])
         else:
@@ -78,6 +84,12 @@ def sentences(text: str) -> list[str]:
         if joined:
             found += [s.strip() for s in _segmenter.segment(joined) if s.strip()]
     return found
+
+
+def is_heading(sentence: str) -> bool:
+    """A heading-like line: at most 8 words and no closing punctuation ("work_mem (integer)",
+    "Lock Management") — it names what the sentences after it are about."""
+    return len(sentence.split()) <= 8 and not sentence.rstrip().endswith((".", "!", "?", ":", ";"))
 
 
 def names(text: str) -> list[str]:

@@ -18,7 +18,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from core.text import sentences, term_set
+from core.text import is_heading, sentences, term_set
 from core.tuning import Tuning
 from deciders.answer_types import AnswerType, spans
 from deciders.chunks import HopChunk
@@ -28,6 +28,9 @@ TITLE_WEIGHT = 0.6
 NEAR_WEIGHTS = (0.9, 0.6, 0.4)
 """How much a question term counts when only the sentence 1, 2, 3 places before holds it (a
 "The default is three." names its setting in the sentence before)."""
+HEAD_WEIGHT = 0.9
+"""How much a question term counts when only the heading-like line the sentence falls under
+holds it (a definition list's term: "effective_cache_size (integer)" … "The default is 4GB.")."""
 CONTEXT_SHARE = 0.25
 """Least share of the question's weight the sentence before must supply to be shown with the
 answer sentence (it names what the answer sentence is about)."""
@@ -40,8 +43,8 @@ class Candidate:
     sentence: str
     chunk: HopChunk
     context: str | None
-    """The sentence before, when it supplies at least ``CONTEXT_SHARE`` of the question's
-    weight: it is shown before the answer sentence."""
+    """The heading the sentence falls under, else the sentence before, when it supplies at least
+    ``CONTEXT_SHARE`` of the question's weight: it is shown before the answer sentence."""
     support: float
     """IDF-weighted share (0–1) of the question's terms in the sentence or near it."""
     credits: dict[str, float]
@@ -116,21 +119,35 @@ def rank_candidates(
     """
     weights = focus_weights(question, term_weights)
     found: dict[str, dict] = {}
+    total = sum(weights.values())
     for rank, chunk in enumerate(evidence):
         title_terms = term_set(chunk["title"])
         usable = set(answer_sentences(chunk, avoid))
         before: list[tuple[str, frozenset[str]]] = []
+        head: tuple[str, frozenset[str]] | None = None  # the entry the sentence belongs to
         for sentence in sentences(chunk["text"]):
             own = term_set(sentence)
             if sentence in usable and sentence not in found:  # overlapping chunks repeat sentences
-                credits, context_weight = {}, 0.0
+                credits, from_head, from_previous = {}, 0.0, 0.0
                 for term, weight in weights.items():
                     near = [w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(before), strict=False) if term in prev]
-                    credits[term] = 1.0 if term in own else max([TITLE_WEIGHT * (term in title_terms), *near])
-                    context_weight += weight * (term not in own and bool(before) and term in before[-1][1])
-                context = before[-1][0] if before and context_weight >= CONTEXT_SHARE * sum(weights.values()) else None
+                    in_head = head is not None and term in head[1]
+                    credits[term] = (
+                        1.0
+                        if term in own
+                        else max([TITLE_WEIGHT * (term in title_terms), HEAD_WEIGHT * in_head, *near])
+                    )
+                    from_head += weight * (term not in own and in_head)
+                    from_previous += weight * (term not in own and bool(before) and term in before[-1][1])
+                context = None
+                if head is not None and head[0] != sentence and from_head >= CONTEXT_SHARE * total:
+                    context = head[0]
+                elif before and from_previous >= CONTEXT_SHARE * total:
+                    context = before[-1][0]
                 typed = tuple(spans(sentence, kind, question)) if kind != "other" else ()
                 found[sentence] = {"chunk": chunk, "rank": rank, "credits": credits, "spans": typed, "context": context}
+            if is_heading(sentence):
+                head = (sentence, own)
             before = [*before, (sentence, own)][-len(NEAR_WEIGHTS) :]
     windows = [f"{item['context'] or ''} {sentence}".strip() for sentence, item in found.items()]
     similarities = _similarities(question, windows, embeddings)

@@ -18,7 +18,7 @@ from typing import Literal, Mapping, Protocol, Sequence
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from core.text import coverage, names, strip_qualifier, term_set
+from core.text import coverage, is_heading, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
 from deciders.answer_support import (
     Candidate,
@@ -222,13 +222,19 @@ def compared(comparison: Comparison, weights: dict[str, float]) -> Answer:
     return Answer(text, cited, MODEL_FREE, short_answer=comparison.winner, support=support)
 
 
+def with_context(candidate: Candidate) -> str:
+    """The sentence after its context: "heading: sentence" or "previous sentence sentence"."""
+    if candidate.context is None:
+        return candidate.sentence
+    joiner = ": " if is_heading(candidate.context) else " "
+    return f"{candidate.context}{joiner}{candidate.sentence}"
+
+
 def cite(chosen: Sequence[Candidate]) -> tuple[str, list[tuple[int, str]]]:
     """The sentences joined (each after its context sentence, if any), each followed by its
     chunk's mark, and the (mark, chunk id) list."""
     marks = citation_marks([c.chunk["chunk_id"] for c in chosen])
-    text = " ".join(
-        f"{c.context + ' ' if c.context else ''}{c.sentence} [{marks[c.chunk['chunk_id']]}]" for c in chosen
-    )
+    text = " ".join(f"{with_context(c)} [{marks[c.chunk['chunk_id']]}]" for c in chosen)
     return text, [(n, cid) for cid, n in marks.items()]
 
 

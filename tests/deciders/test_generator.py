@@ -71,7 +71,7 @@ def test_the_answer_sentence_is_the_one_near_the_focus_term_holding_the_expected
     weights = {"default": 1.0, "work_mem": 6.0}
     request = AnswerRequest("What is the default of work_mem?", [PG_WORK_MEM], "answer", term_weights=weights)
     answer = ExtractiveGenerator().generate(request)
-    assert answer.text == "The default value is four megabytes (4MB). [1]"
+    assert answer.text == "work_mem (integer): The default value is four megabytes (4MB). [1]"
     assert answer.short_answer == "four megabytes (4MB)" and answer.support > 0.5
 
 

@@ -1,0 +1,22 @@
+"""Text utilities (core/text.py): sentences, headings, identifiers."""
+
+from __future__ import annotations
+
+from core.text import identifiers, is_heading, sentences
+
+
+def test_list_items_and_headings_are_sentences_of_their_own():
+    text = "# Settings\n- work_mem (integer)\n- Sets the memory. The default is 4MB.\nhard\nwrapped line."
+    assert sentences(text) == ["Settings", "work_mem (integer)", "Sets the memory.", "The default is 4MB.",
+                               "hard wrapped line."]  # fmt: skip
+
+
+def test_a_heading_is_short_and_unpunctuated():
+    assert is_heading("work_mem (integer)") and is_heading("Lock Management")
+    assert not is_heading("The default is 4MB.") and not is_heading("one two three four five six seven eight nine")
+
+
+def test_identifiers_name_something_exactly():
+    assert identifiers("Is pg_stat_statements.sample_rate like transaction_timeout in MongoDB or Citus?") == [
+        "pg_stat_statements.sample_rate", "transaction_timeout", "MongoDB", "Citus"]  # fmt: skip
+    assert identifiers("what is the default port?") == []
