@@ -1,8 +1,10 @@
 """Readers that turn one source into chunks (LangChain ``Document`` objects).
 
-* Text files (.md, .txt, .rst, .html/.htm, .pdf) are read with BeautifulSoup (HTML) or pypdf
-  (PDF) and split with langchain-text-splitters' ``RecursiveCharacterTextSplitter`` (the
-  Markdown and reStructuredText variants split on headings first).
+* Text files (.md, .txt, .rst, .html/.htm, .pdf) are read as they are, HTML reduced to its main
+  content by trafilatura (:mod:`ingest.html`: navigation, headers, footers gone, titled by the
+  page's ``<title>``), PDF with pypdf; all are split with langchain-text-splitters'
+  ``RecursiveCharacterTextSplitter`` (the Markdown and reStructuredText variants split on
+  headings first).
 * JSONL in the raw HotpotQA / 2WikiMultihopQA (``context``) or MuSiQue (``paragraphs``) formats:
   every paragraph of every question is pooled, deduplicated, and kept whole as one chunk with its
   Wikipedia title as ``title``.
@@ -22,6 +24,9 @@ from typing import Iterator
 
 from langchain_core.documents import Document
 from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
+
+from ingest.html import READER as HTML_READER
+from ingest.html import extract_main_text
 
 TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".jsonl"}
 
@@ -109,13 +114,8 @@ def _read_pdf(path: Path) -> tuple[str, str]:
 
 
 def _read_html(raw: str, path: Path) -> tuple[str, str]:
-    from bs4 import BeautifulSoup
-
-    soup = BeautifulSoup(raw, "html.parser")
-    title = soup.title.get_text(strip=True) if soup.title else path.stem
-    for tag in soup(["script", "style", "nav", "footer", "title"]):
-        tag.decompose()
-    return soup.get_text("\n", strip=True), title or path.stem
+    text, title = extract_main_text(raw)
+    return text, title or path.stem
 
 
 def _markdown_title(text: str, default: str) -> str:
@@ -185,7 +185,8 @@ def load_file(path: Path, chunk_size: int, chunk_overlap: int) -> Source:
         raw_bytes = path.read_bytes()
     except OSError as exc:
         raise UnreadableSourceError(exc.strerror or str(exc)) from exc
-    digest = hashlib.sha256(raw_bytes + f"|{chunk_size}|{chunk_overlap}".encode()).hexdigest()
+    reader = f"|{HTML_READER}" if suffix in (".html", ".htm") else ""
+    digest = hashlib.sha256(raw_bytes + f"|{chunk_size}|{chunk_overlap}{reader}".encode()).hexdigest()
     key = str(path.resolve())
     if suffix == ".pdf":
         text, title = _read_pdf(path)
