@@ -20,15 +20,18 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from langchain_core.documents import Document
 from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
+from pathspec import GitIgnoreSpec
 
 from ingest.html import READER as HTML_READER
 from ingest.html import extract_main_text
 
 TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".jsonl"}
+IGNORE_FILE = ".ragignore"
+"""A file in an ingested folder listing, gitignore-style, the paths under it to leave out."""
 
 
 class UnreadableSourceError(Exception):
@@ -48,17 +51,42 @@ class Source:
     chunks: list[Document]
 
 
-def iter_files(path: Path) -> Iterator[Path]:
-    """Files under ``path`` (or ``path`` itself) with a supported suffix, in sorted order."""
+def exclusion_spec(folder: Path, exclude: Sequence[str] = ()) -> GitIgnoreSpec:
+    """The files to leave out under ``folder``, with gitignore semantics (pathspec's
+    ``GitIgnoreSpec``): the lines of ``folder/.ragignore`` when it exists (``#`` comments, blank
+    lines, ``!`` re-includes, a trailing ``/`` for folders, a leading or inner ``/`` anchoring
+    the pattern to ``folder``), then the ``exclude`` patterns, which come last and so win.
+    Only the ``.ragignore`` at the top of an ingested folder is read.
+
+    Raises:
+        ValueError: a pattern is not valid gitignore syntax (pathspec's ``GitIgnorePatternError``),
+            or ``.ragignore`` is not UTF-8 text.
+    """
+    ignore = folder / IGNORE_FILE
+    lines = ignore.read_text(encoding="utf-8").splitlines() if ignore.is_file() else []
+    return GitIgnoreSpec.from_lines([*lines, *exclude])
+
+
+def iter_files(path: Path, exclude: Sequence[str] = ()) -> Iterator[Path]:
+    """Files under ``path`` (or ``path`` itself) with a supported suffix, in sorted order.
+
+    Under a folder, files in hidden places (a name starting with ".") are skipped, and so is
+    every file :func:`exclusion_spec` matches (``exclude`` patterns and the folder's
+    ``.ragignore``, matched against the path relative to the folder, e.g. ``_sources/*``).
+    A file named directly is always yielded.
+
+    Raises:
+        ValueError: an invalid pattern (see :func:`exclusion_spec`), on the first ``next()``.
+    """
     if path.is_file():
         yield path
         return
+    spec = exclusion_spec(path, exclude)
     for child in sorted(path.rglob("*")):
-        if (
-            child.is_file()
-            and child.suffix.lower() in TEXT_SUFFIXES
-            and not any(part.startswith(".") for part in child.relative_to(path).parts)
-        ):
+        if not child.is_file() or child.suffix.lower() not in TEXT_SUFFIXES:
+            continue
+        relative = child.relative_to(path)
+        if not any(part.startswith(".") for part in relative.parts) and not spec.match_file(relative.as_posix()):
             yield child
 
 
