@@ -7,19 +7,27 @@ Next" link tables), and writes the rest as plain text: headings and paragraphs o
 definition lists as ``- term`` / ``- description`` pairs (a setting's name stays next to its
 description), tables as ``| cell | cell |`` rows, ``<pre>`` blocks verbatim.
 
-The page is parsed with lxml and lightly prepared first, each step working around a measured
-failure on the PostgreSQL (DocBook) and Python (Sphinx) manuals:
+The page is parsed with lxml and prepared first; each step works around a failure measured on
+the PostgreSQL (DocBook) and Python (Sphinx) manuals (``bench/html_extraction.py``):
 
-* Pages that mark no content container (``<main>``, ``<article>``, ``role="main"``; DocBook
-  pages put their sections straight under ``<body>``) get one around the body's children.
-  Without it trafilatura falls back to recovering loose paragraphs, which drops every
-  heading; with it, its main pass runs and still removes the navigation tables by link density.
+* Navigation marked as such (``<nav>``, ``role="navigation"``, DocBook's ``navheader`` /
+  ``navfooter`` bars) is removed; so are scripts, styles, Sphinx's "¶" permalinks and empty
+  anchors (see :data:`NAVIGATION_XPATH`, :data:`DROP_XPATH`).
 * Markup nested inside inline code (DocBook's ``<code>CLUSTER <em><code>table_name</code></em>
   </code>``) is flattened to its text: trafilatura otherwise moves the inner part elsewhere in
   the sentence ("use the table_nameCLUSTER or ...").
 * Whitespace outside ``<pre>`` is collapsed as a browser renders it, so hard-wrapped source
   lines do not reach the chunks as runs of spaces and newlines.
-* Sphinx's "¶" permalinks after each heading are removed.
+* A ``<div>`` that only wraps a table (and its caption) is unwrapped: trafilatura drops some
+  tables inside DocBook's ``div.table > div.table-contents`` (the ``pg_enum`` columns).
+* A table inside a list item (``<dd>``, ``<li>``) becomes one ``a | b | c`` line per row:
+  trafilatura flattens it to "table_lenbigintPhysical relation length".
+* Pages that mark no content container (``<main>``, ``<article>``, ``role="main"``; DocBook
+  pages put their sections straight under ``<body>``) get a ``<main>`` around the body's
+  children. Without it trafilatura falls back to recovering loose paragraphs, which drops every
+  heading. Inside the container, ``id`` attributes are removed: trafilatura reads ids as
+  boilerplate hints, and Sphinx names sections after their heading, so the "Sharing state
+  between processes" section of ``multiprocessing`` was dropped as a share button.
 """
 
 from __future__ import annotations
@@ -48,10 +56,10 @@ NAVIGATION_XPATH = [
     "//*[@role='navigation']",
     "//div[@class='navheader' or @class='navfooter']",  # DocBook XSL's Prev / Up / Home / Next bars
 ]
-"""Navigation marked as such, removed before trafilatura looks for the content. Its own tests
-remove these bars from content pages, but on a page that is only a table of contents its last
-fallback keeps the whole page text, bars included (measured on the PostgreSQL manual: 32 chunks of
-"Prev Up ... Home Next" without this)."""
+"""Navigation marked as such, removed before trafilatura looks for the content: its link-density
+tests leave DocBook's bars in once the page is wrapped in ``<main>`` (measured: 1,219 chunks of the
+PostgreSQL manual kept "Prev ... Next" without this), and on a page that is only a table of
+contents its last fallback keeps the whole page text."""
 BLOCK_TAGS = {"p", "div", "dd", "dt", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "caption"}
 _SPACE = re.compile(r"\s+")
 _SITE_SUFFIX = re.compile(r"\s+[—|]\s+[^—|]*\bdocumentation\s*$", re.IGNORECASE)
