@@ -7,7 +7,7 @@ import os
 import sqlite3
 import uuid
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -64,15 +64,26 @@ class App:
 
     # -- documents --------------------------------------------------------------------------
 
-    def ingest(self, paths: list[Path], progress: bool = False) -> IngestReport:
+    def ingest(self, paths: list[Path], progress: bool = False, exclude: Sequence[str] = ()) -> IngestReport:
         """Ingest files and folders into the collection, creating it when missing (see
         :func:`ingest_files`). Paths are checked before anything is written.
 
+        Args:
+            paths: files and folders; a folder is mirrored (sources from under it that it no
+                longer gives are deleted, excluded ones included).
+            progress: show progress bars.
+            exclude: gitignore-style patterns (pathspec) of files to leave out under each folder,
+                relative to it (``_sources/*``, ``*.txt``), applied after the folder's
+                ``.ragignore``; files named directly are never excluded.
+
+        Returns:
+            The :class:`IngestReport` totals.
+
         Raises:
-            IngestError: a path does not exist, or no supported file was found (in a folder
-                never ingested before: an emptied one has its sources deleted).
+            IngestError: a path does not exist, a pattern is invalid, or no supported file was
+                found (in a folder never ingested before: an emptied one has its sources deleted).
         """
-        files = collect_files(paths, self._ingested_under)
+        files = collect_files(paths, self._ingested_under, exclude)
         store = self.services.writable_store()
         return ingest_files(store, paths, files, self.settings.chunk_size, self.settings.chunk_overlap, progress)
 

@@ -62,14 +62,24 @@ def ingest(
     data_dir: DataDir = None,
     collection: Collection = None,
     embedding: Embedding = None,
+    exclude: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--exclude",
+            help="Leave out files matching this gitignore-style pattern, relative to each folder "
+            "('_sources/*', '*.txt'); repeatable. A .ragignore file in a folder adds its own patterns.",
+        ),
+    ] = None,
 ) -> None:
-    """Ingest files and folders; re-ingesting unchanged files adds nothing."""
+    """Ingest files and folders; re-ingesting unchanged files adds nothing. A folder is mirrored:
+    files deleted from it, or now excluded, have their chunks removed."""
     with _app(settings_from(data_dir, collection, embedding)) as application:
-        report = application.ingest(paths, progress=sys.stderr.isatty())
+        report = application.ingest(paths, progress=sys.stderr.isatty(), exclude=exclude or ())
         total = application.services.store.count()
     typer.echo(
         f"{report.files} files ({report.unchanged} unchanged): {report.added} chunks added, {report.removed} removed"
         + (f", {report.deleted_files} deleted files dropped" if report.deleted_files else "")
+        + (f", {report.excluded_files} excluded files dropped" if report.excluded_files else "")
         + f"; collection '{application.settings.collection}' holds {total} chunks"
         + graph_summary(report)
     )

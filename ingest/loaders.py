@@ -1,8 +1,10 @@
 """Readers that turn one source into chunks (LangChain ``Document`` objects).
 
-* Text files (.md, .txt, .rst, .html/.htm, .pdf) are read with BeautifulSoup (HTML) or pypdf
-  (PDF) and split with langchain-text-splitters' ``RecursiveCharacterTextSplitter`` (the
-  Markdown and reStructuredText variants split on headings first).
+* Text files (.md, .txt, .rst, .html/.htm, .pdf) are read as they are, HTML reduced to its main
+  content by trafilatura (:mod:`ingest.html`: navigation, headers, footers gone, titled by the
+  page's ``<title>``), PDF with pypdf; all are split with langchain-text-splitters'
+  ``RecursiveCharacterTextSplitter`` (the Markdown and reStructuredText variants split on
+  headings first).
 * JSONL in the raw HotpotQA / 2WikiMultihopQA (``context``) or MuSiQue (``paragraphs``) formats:
   every paragraph of every question is pooled, deduplicated, and kept whole as one chunk with its
   Wikipedia title as ``title``.
@@ -18,12 +20,18 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from langchain_core.documents import Document
 from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
+from pathspec import GitIgnoreSpec
+
+from ingest.html import READER as HTML_READER
+from ingest.html import extract_main_text
 
 TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".jsonl"}
+IGNORE_FILE = ".ragignore"
+"""A file in an ingested folder listing, gitignore-style, the paths under it to leave out."""
 
 
 class UnreadableSourceError(Exception):
@@ -43,17 +51,42 @@ class Source:
     chunks: list[Document]
 
 
-def iter_files(path: Path) -> Iterator[Path]:
-    """Files under ``path`` (or ``path`` itself) with a supported suffix, in sorted order."""
+def exclusion_spec(folder: Path, exclude: Sequence[str] = ()) -> GitIgnoreSpec:
+    """The files to leave out under ``folder``, with gitignore semantics (pathspec's
+    ``GitIgnoreSpec``): the lines of ``folder/.ragignore`` when it exists (``#`` comments, blank
+    lines, ``!`` re-includes, a trailing ``/`` for folders, a leading or inner ``/`` anchoring
+    the pattern to ``folder``), then the ``exclude`` patterns, which come last and so win.
+    Only the ``.ragignore`` at the top of an ingested folder is read.
+
+    Raises:
+        ValueError: a pattern is not valid gitignore syntax (pathspec's ``GitIgnorePatternError``),
+            or ``.ragignore`` is not UTF-8 text.
+    """
+    ignore = folder / IGNORE_FILE
+    lines = ignore.read_text(encoding="utf-8").splitlines() if ignore.is_file() else []
+    return GitIgnoreSpec.from_lines([*lines, *exclude])
+
+
+def iter_files(path: Path, exclude: Sequence[str] = ()) -> Iterator[Path]:
+    """Files under ``path`` (or ``path`` itself) with a supported suffix, in sorted order.
+
+    Under a folder, files in hidden places (a name starting with ".") are skipped, and so is
+    every file :func:`exclusion_spec` matches (``exclude`` patterns and the folder's
+    ``.ragignore``, matched against the path relative to the folder, e.g. ``_sources/*``).
+    A file named directly is always yielded.
+
+    Raises:
+        ValueError: an invalid pattern (see :func:`exclusion_spec`), on the first ``next()``.
+    """
     if path.is_file():
         yield path
         return
+    spec = exclusion_spec(path, exclude)
     for child in sorted(path.rglob("*")):
-        if (
-            child.is_file()
-            and child.suffix.lower() in TEXT_SUFFIXES
-            and not any(part.startswith(".") for part in child.relative_to(path).parts)
-        ):
+        if not child.is_file() or child.suffix.lower() not in TEXT_SUFFIXES:
+            continue
+        relative = child.relative_to(path)
+        if not any(part.startswith(".") for part in relative.parts) and not spec.match_file(relative.as_posix()):
             yield child
 
 
@@ -109,13 +142,8 @@ def _read_pdf(path: Path) -> tuple[str, str]:
 
 
 def _read_html(raw: str, path: Path) -> tuple[str, str]:
-    from bs4 import BeautifulSoup
-
-    soup = BeautifulSoup(raw, "html.parser")
-    title = soup.title.get_text(strip=True) if soup.title else path.stem
-    for tag in soup(["script", "style", "nav", "footer", "title"]):
-        tag.decompose()
-    return soup.get_text("\n", strip=True), title or path.stem
+    text, title = extract_main_text(raw)
+    return text, title or path.stem
 
 
 def _markdown_title(text: str, default: str) -> str:
@@ -185,7 +213,8 @@ def load_file(path: Path, chunk_size: int, chunk_overlap: int) -> Source:
         raw_bytes = path.read_bytes()
     except OSError as exc:
         raise UnreadableSourceError(exc.strerror or str(exc)) from exc
-    digest = hashlib.sha256(raw_bytes + f"|{chunk_size}|{chunk_overlap}".encode()).hexdigest()
+    reader = f"|{HTML_READER}" if suffix in (".html", ".htm") else ""
+    digest = hashlib.sha256(raw_bytes + f"|{chunk_size}|{chunk_overlap}{reader}".encode()).hexdigest()
     key = str(path.resolve())
     if suffix == ".pdf":
         text, title = _read_pdf(path)

@@ -5,14 +5,22 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 import psycopg
 import sqlalchemy.exc
 from tqdm import tqdm
 
 from core.errors import IngestError
-from ingest.loaders import TEXT_SUFFIXES, EmptySourceError, Source, UnreadableSourceError, iter_files, load_file
+from ingest.loaders import (
+    IGNORE_FILE,
+    TEXT_SUFFIXES,
+    EmptySourceError,
+    Source,
+    UnreadableSourceError,
+    iter_files,
+    load_file,
+)
 from store.chunks import WRITE_BATCH, ChunkStore
 from store.mentions import GraphUpdate
 
@@ -23,7 +31,9 @@ class IngestReport:
 
     ``files`` counts sources seen and ``unchanged`` those skipped by content hash; ``added`` and
     ``removed`` count chunks; ``deleted_files`` counts sources removed because their file left an
-    ingested folder; ``skipped`` lists (path, reason) for unreadable files, ``empty`` the empty ones.
+    ingested folder, ``excluded_files`` those removed because their file, still there, is now left
+    out (an ``--exclude`` or ``.ragignore`` pattern, or a hidden path); ``skipped`` lists (path,
+    reason) for unreadable files, ``empty`` the empty ones.
     """
 
     files: int = 0
@@ -31,6 +41,7 @@ class IngestReport:
     added: int = 0
     removed: int = 0
     deleted_files: int = 0
+    excluded_files: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)
     graph: GraphUpdate | None = None
@@ -59,25 +70,35 @@ def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestRe
     report.graph = store.graph.update()
 
 
-def collect_files(paths: list[Path], mirrored: Callable[[Path], bool] = lambda folder: False) -> list[Path]:
-    """The supported files under ``paths``, each once, in order.
+def collect_files(
+    paths: list[Path], mirrored: Callable[[Path], bool] = lambda folder: False, exclude: Sequence[str] = ()
+) -> list[Path]:
+    """The supported files under ``paths``, each once, in order, without the excluded ones.
 
     Args:
         paths: files and folders.
         mirrored: whether sources were once ingested from under this (resolved) folder: a
             folder emptied since is a change to mirror (its sources are deleted), not an error.
+        exclude: gitignore-style patterns (pathspec), matched under each folder against the path
+            relative to it, after the folder's own ``.ragignore`` (see :func:`iter_files`). Files
+            named directly are never excluded.
 
     Raises:
-        IngestError: a path does not exist, or the paths hold no supported file and no folder
-            among them was ingested before.
+        IngestError: a path does not exist, a pattern is invalid, or the paths hold no supported
+            (and not excluded) file and no folder among them was ingested before.
     """
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise IngestError(f"no such file or folder: {', '.join(missing)}; check the path")
-    files = list(dict.fromkeys(f.resolve() for p in paths for f in iter_files(p)))
+    try:
+        files = list(dict.fromkeys(f.resolve() for p in paths for f in iter_files(p, exclude)))
+    except ValueError as exc:  # pathspec's GitIgnorePatternError, or a .ragignore that is not UTF-8
+        raise IngestError(f"cannot use the --exclude or {IGNORE_FILE} patterns: {exc}") from exc
     if not files and not any(mirrored(p.resolve()) for p in paths if p.is_dir()):
+        patterns = exclude or any((p / IGNORE_FILE).is_file() for p in paths if p.is_dir())
         raise IngestError(
             f"no supported files in {', '.join(map(str, paths))} (supported: {' '.join(sorted(TEXT_SUFFIXES))})"
+            + (f"; check the --exclude and {IGNORE_FILE} patterns" if patterns else "")
         )
     return files
 
@@ -92,8 +113,10 @@ def ingest_files(
 ) -> IngestReport:
     """Ingest ``files`` (from :func:`collect_files`); unreadable files are skipped and reported.
 
-    A folder in ``paths`` is mirrored: sources once ingested from under it whose file is gone
-    are deleted.
+    A folder in ``paths`` is mirrored: sources once ingested from under it that are not among
+    ``files`` are deleted, whether their file is gone (``deleted_files``) or now left out by an
+    exclusion pattern (``excluded_files``): the collection holds what ingesting the folder today
+    would give, so excluding ``_sources/`` also drops the chunks it gave earlier.
 
     Args:
         store: the target collection.
@@ -125,6 +148,9 @@ def ingest_files(
         for source in store.catalog.sources_under(f"{folder}{os.sep}"):
             if source not in present:
                 report.removed += store.delete_source(source)
-                report.deleted_files += 1
+                if Path(source).is_file():
+                    report.excluded_files += 1
+                else:
+                    report.deleted_files += 1
     report.graph = store.graph.update()
     return report

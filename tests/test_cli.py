@@ -81,6 +81,21 @@ def test_missing_path(cli, tmp_path):
     assert "no such file" in one_line_error(proc)
 
 
+def test_ingest_exclude_and_ragignore(cli, tmp_path):
+    (tmp_path / "_sources").mkdir()
+    (tmp_path / "_sources" / "okapi.rst.txt").write_text("Okapi\n=====\n\nThe page source.\n")
+    (tmp_path / "okapi.md").write_text("# Okapi\n\nThe okapi is a giraffid native to the Congo.\n")
+    (tmp_path / "todo.txt").write_text("Proofread the okapi page.")
+    proc = cli("ingest", str(tmp_path), "--exclude", "_sources/*", "--exclude", "*.txt", collection="cli_exclude")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("1 files (0 unchanged): 1 chunks added")
+    (tmp_path / ".ragignore").write_text("# Sphinx page sources\n_sources/\n")
+    proc = cli("ingest", str(tmp_path), collection="cli_exclude")  # todo.txt is no longer excluded
+    assert proc.returncode == 0 and proc.stdout.startswith("2 files (1 unchanged): 1 chunks added"), proc.stderr
+    proc = cli("ingest", str(tmp_path), "--exclude", "todo.txt", collection="cli_exclude")
+    assert "1 excluded files dropped" in proc.stdout and "holds 1 chunks" in proc.stdout
+
+
 def test_corrupt_pdf_in_a_folder_is_skipped_and_the_rest_ingested(cli, tmp_path):
     (tmp_path / "good.md").write_text("# Okapi\n\nThe okapi is a giraffid native to the Congo.\n")
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\nthis is not really a pdf\n%%EOF")

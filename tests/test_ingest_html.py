@@ -1,0 +1,102 @@
+"""HTML main-content extraction (ingest/html.py, trafilatura) on a saved page of the PostgreSQL
+manual and on small pages written here."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from ingest.html import extract_main_text, page_title
+from ingest.loaders import load_file
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PAGE = FIXTURES / "pg15-runtime-config-locks.html"
+NAV_WORDS = re.compile(r"\b(?:Prev|Next|Home|Up)\b")
+
+
+def test_manual_page_keeps_its_content_without_the_navigation_bars():
+    raw = PAGE.read_text(encoding="utf-8")
+    assert raw.count(">Prev<") == 2 and raw.count(">Next<") == 2  # the page has both bars
+    text, title = extract_main_text(raw)
+    assert title == "20.12. Lock Management"
+    assert not NAV_WORDS.search(text), "navigation furniture left in the text"
+    assert "Chapter 20. Server Configuration" not in text  # the header bar's chapter name
+    assert (
+        "The default is one second (1s), which is probably about the smallest value you would want in practice." in text
+    )
+    lines = text.splitlines()
+    term = lines.index("- deadlock_timeout (integer)")  # the <dt>, with its type
+    assert lines[term + 1].startswith("- This is the amount of time to wait on a lock")  # its <dd> right after
+
+
+def test_manual_page_chunks_are_titled_by_the_page(tmp_path):
+    path = shutil.copy(PAGE, tmp_path / "runtime-config-locks.html")
+    chunks = load_file(Path(path), 1200, 150).chunks
+    assert chunks and {c.metadata["title"] for c in chunks} == {"20.12. Lock Management"}
+    assert not any(NAV_WORDS.search(c.page_content) for c in chunks)
+    assert any("max_locks_per_transaction (integer)" in c.page_content for c in chunks)
+
+
+def test_headings_tables_code_and_inline_code_survive():
+    section = "".join(
+        f"<p>Paragraph {i} of the description, long enough to read as content rather than boilerplate.</p>"
+        for i in range(3)
+    )
+    page = (
+        "<html><head><title>CLUSTER</title></head><body>"
+        "<div class='navheader'><table><tr><td><a href='a.html'>Prev</a></td><td><a href='b.html'>Next</a></td>"
+        "</tr></table></div>"
+        "<div class='refentry'><div class='refsect1'><div class='titlepage'><div><h2>Description</h2></div></div>"
+        f"{section}<p>The form <code class='command'>CLUSTER <em><code>table_name</code></em></code>\n"
+        "   reclusters the table using the same index as before.</p>"
+        "<div class='table'><p class='title'>Table 1. Modes</p><div class='table-contents'><table>"
+        "<tr><th>Mode</th><th>Meaning</th></tr><tr><td>on</td><td>always</td></tr></table></div></div>"
+        "<pre class='programlisting'>\\dt\n  indented line</pre></div></div>"
+        "<div class='navfooter'><table><tr><td><a href='a.html'>Prev</a></td><td><a href='i.html'>Home</a></td>"
+        "<td><a href='b.html'>Next</a></td></tr></table></div></body></html>"
+    )
+    text, title = extract_main_text(page)
+    assert title == "CLUSTER"
+    assert "Description" in text.splitlines()
+    assert "The form CLUSTER table_name reclusters the table using the same index as before." in text
+    assert "| on | always |" in text
+    assert "\\dt\n  indented line" in text
+    assert not NAV_WORDS.search(text)
+
+
+def test_title_drops_a_sphinx_site_suffix_only():
+    def title(text: str) -> str | None:
+        import lxml.html
+
+        return page_title(
+            lxml.html.document_fromstring(f"<html><head><title>{text}</title></head><body>x</body></html>")
+        )
+
+    assert title("itertools — Functions creating iterators &#8212; Python 3.11.2 documentation") == (
+        "itertools — Functions creating iterators"
+    )
+    assert title("PostgreSQL 15.18 Documentation") == "PostgreSQL 15.18 Documentation"
+    assert title("  19.3.\n Connections ") == "19.3. Connections"
+    assert title("") is None
+
+
+def test_tiny_and_empty_pages():
+    assert extract_main_text("<html><body><p>Moths fly at night.</p></body></html>") == ("Moths fly at night.", None)
+    assert extract_main_text("  \n") == ("", None)
+
+
+def test_short_definition_lists_with_an_index_anchor_or_a_table_in_a_description():
+    intro = "<p>These parameters control the prewarm worker and must be set in postgresql.conf at start.</p>" * 2
+    page = (
+        f"<html><body><div class='sect2'><h3>F.30.2. Configuration Parameters</h3>{intro}"
+        "<div class='variablelist'><dl><dt><span class='term'><code>pg_prewarm.autoprewarm</code> "
+        "(<code>boolean</code>) <a id='id-1.11' class='indexterm'></a></span></dt>"
+        "<dd><p>Controls whether the server should run the autoprewarm worker.</p></dd></dl></div>"
+        "<div class='variablelist'><dl><dt>pgstattuple(regclass) returns record</dt><dd><p>Tuple statistics.</p>"
+        "<table><tr><th>Column</th><th>Type</th></tr><tr><td><code>table_len</code></td><td>bigint</td></tr></table>"
+        "</dd></dl></div></div></body></html>"
+    )
+    text, _ = extract_main_text(page)
+    assert "pg_prewarm.autoprewarm (boolean)\n- Controls whether the server should run the autoprewarm worker." in text
+    assert "table_len | bigint" in text  # not "table_lenbigint"
