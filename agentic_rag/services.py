@@ -118,11 +118,15 @@ class Services:
     def term_weights(self, question: str) -> tuple[dict[str, float], list[str]]:
         """IDF weight of each content term of ``question`` (:func:`core.text.terms`) over the
         collection, and the question's identifiers (:func:`core.text.identifiers`) that no
-        chunk contains; such an identifier weighs the most a term can (df 0)."""
+        chunk contains. An exact name (``work_mem``) weighs its own idf as a literal word, not
+        its parts'; an absent identifier weighs the most a term can (df 0)."""
+        lexical = self.store.lexical
         words = list(dict.fromkeys(re.findall(r"\w+", question)))
-        absent = self.store.lexical.absent(identifiers(question))
-        idf = self.store.lexical.idf(words)
-        highest = math.log(1 + (self.store.lexical.size() + 0.5) / 0.5)
+        names = identifiers(question)
+        absent = lexical.absent(names)
+        exact = lexical.literal_idf([n for n in names if "_" in n and n not in absent])
+        idf = {**lexical.idf(words), **exact}
+        highest = math.log(1 + (lexical.size() + 0.5) / 0.5)
         weights: dict[str, float] = {}
         for word in words:
             weight = highest if word in absent else idf.get(word, 0.0)

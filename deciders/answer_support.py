@@ -127,7 +127,7 @@ def rank_candidates(
         head: tuple[str, frozenset[str]] | None = None  # the entry the sentence belongs to
         for sentence in sentences(chunk["text"]):
             own = term_set(sentence)
-            if sentence in usable and sentence not in found:  # overlapping chunks repeat sentences
+            if sentence in usable:
                 credits, from_head, from_previous = {}, 0.0, 0.0
                 for term, weight in weights.items():
                     near = [w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(before), strict=False) if term in prev]
@@ -145,7 +145,15 @@ def rank_candidates(
                 elif before and from_previous >= CONTEXT_SHARE * total:
                     context = before[-1][0]
                 typed = tuple(spans(sentence, kind, question)) if kind != "other" else ()
-                found[sentence] = {"chunk": chunk, "rank": rank, "credits": credits, "spans": typed, "context": context}
+                seen = found.get(sentence)  # overlapping chunks repeat sentences: keep the best supported
+                if seen is None or joint_support([credits], weights) > joint_support([seen["credits"]], weights):
+                    found[sentence] = {
+                        "chunk": chunk,
+                        "rank": rank,
+                        "credits": credits,
+                        "spans": typed,
+                        "context": context,
+                    }
             if is_heading(sentence):
                 head = (sentence, own)
             before = [*before, (sentence, own)][-len(NEAR_WEIGHTS) :]

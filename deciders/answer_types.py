@@ -48,19 +48,20 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
         ),
     ),
     (
+        "default",
+        re.compile(
+            r"\b(default|by default|out[- ]of[- ]the[- ]box|"
+            r"if i (?:never|haven't|don't|didn't) (?:touch|chang|set|tun|configur)\w*|"
+            r"unless (?:told|i say) otherwise|stock install)\b",
+            re.I,
+        ),
+    ),
+    (
         "quantity",
         re.compile(
             r"\b(how (?:much|long|large|big|wide|old|far|many (?:bytes|bits|seconds|minutes|hours|days))|"
             r"how (?:often)|what(?:'s| is) the (?:size|length|limit|maximum|minimum|max|min)|"
             r"(?:memory|disk|space|timeout|interval|delay|size) budget)\b",
-            re.I,
-        ),
-    ),
-    (
-        "default",
-        re.compile(
-            r"\b(default|by default|out[- ]of[- ]the[- ]box|if i (?:never|haven't|don't)|"
-            r"unless (?:told|i say) otherwise|stock install)\b",
             re.I,
         ),
     ),
@@ -118,7 +119,7 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
         rf"\d{{3,7}}\s?(?:AD|BC|BCE|CE)\b|(?:1[0-9]|20)\d{{2}}s?)\b"
     ),
     "command": re.compile(
-        r"(\\[a-zA-Z][\w+]*|--?[a-zA-Z][\w-]*(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
+        r"(\\[a-zA-Z][\w+]*|(?<![\w-])--?[a-zA-Z][\w-]*(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
         r"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b)"
     ),
 }
@@ -126,7 +127,7 @@ _DEFAULT_VALUE = re.compile(
     r"\bdefaults?\b(?:\s+(?!is\b|are\b|of\b|to\b)[\w-]+){0,3}?\s+(?:is|are|of|to|=)\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?"
     r"(?P<value>[^.;]+?)(?=[.;]|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
-    r"(?<![\w.\\'-])(?P<before>(?!(?:set|used|applied|done|chosen|given|shown|created|performed|installed)\b)[\w.\\'-]+)"
+    r"(?<![\w.\\'-])(?P<before>\d[\w.]*|on|off|true|false|enabled|disabled|\w+_\w+|'[^']+'|(?-i:[A-Z]{2,}\w*))"
     r"\s+by\s+default\b",
     re.I,
 )
@@ -169,8 +170,6 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         found = names(sentence)
     elif kind in SPAN_PATTERNS:
         found = [m.group(0) for m in SPAN_PATTERNS[kind].finditer(sentence)]
-        if kind == "quantity" and not found:
-            found = [m.group(0) for m in SPAN_PATTERNS["number"].finditer(sentence)]
     else:
         return []
     kept = [_tidy(s) for s in found if s and _tidy(s)]

@@ -124,7 +124,7 @@ class ExtractiveGenerator:
             used = {c.chunk["chunk_id"] for c in chosen}
             before = joint_support([c.credits for c in chosen], weights)
             gains = [
-                (strip_qualifier(c.chunk["title"]).lower() in named, gain, c)
+                (len(title := strip_qualifier(c.chunk["title"]).lower()) > 2 and title in named, gain, c)
                 for c in ranked
                 if c.chunk["chunk_id"] not in used
                 and (gain := joint_support([x.credits for x in [*chosen, c]], weights) - before) > 0

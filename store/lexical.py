@@ -111,7 +111,7 @@ class LexicalIndex(TableAddon):
         """Those of ``words`` that no chunk's title or text contains as a whole word (or dotted
         name), case-insensitively: a setting name such as ``transaction_timeout`` is
         absent even though its parts are indexed words. One scan of the collection per absent
-        word."""
+        word (a present word stops at its first chunk)."""
         rows = self._conn.execute(
             f"""
             SELECT word FROM unnest(%(words)s::text[], %(patterns)s::text[]) AS u(word, pattern)
@@ -121,3 +121,19 @@ class LexicalIndex(TableAddon):
             {"words": list(words), "patterns": [re.escape(w) for w in words]},
         ).fetchall()
         return [r[0] for r in rows]
+
+    def literal_idf(self, words: Sequence[str]) -> dict[str, float]:
+        """Lucene's idf of each of ``words`` counted as a whole literal word (or dotted name),
+        case-insensitively — for exact names, which the index splits into common lexemes
+        (``effective_cache_size`` → effect, cach, size). One scan of the collection per word."""
+        rows = self._conn.execute(
+            f"""
+            WITH n AS (SELECT count(*)::float8 AS n FROM {self.table})
+            SELECT word, ln(1 + (n.n - df + 0.5) / (df + 0.5)) FROM n,
+                 LATERAL (SELECT word, (SELECT count(*) FROM {self.table}
+                                        WHERE (title || ' ' || content) ~* ('\\m' || pattern || '\\M'))::float8 AS df
+                          FROM unnest(%(words)s::text[], %(patterns)s::text[]) AS u(word, pattern)) AS counted
+            """,
+            {"words": list(words), "patterns": [re.escape(w) for w in words]},
+        ).fetchall()
+        return {word: float(value) for word, value in rows}
