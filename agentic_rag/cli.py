@@ -15,7 +15,7 @@ from typing import Annotated, Iterator, Optional
 import typer
 
 from agentic_rag.options import field_values, parse_answer, resume_command, settings_from, split_fields
-from agentic_rag.output import checkpoint_line, graph_summary, print_result, print_rows, thread_line
+from agentic_rag.output import checkpoint_line, graph_summary, print_ingest, print_result, print_rows, thread_line
 from core.errors import AgenticRagError, ConfigurationError
 from core.settings import Settings
 from graph.context import RunContext
@@ -76,17 +76,7 @@ def ingest(
     with _app(settings_from(data_dir, collection, embedding)) as application:
         report = application.ingest(paths, progress=sys.stderr.isatty(), exclude=exclude or ())
         total = application.services.store.count()
-    typer.echo(
-        f"{report.files} files ({report.unchanged} unchanged): {report.added} chunks added, {report.removed} removed"
-        + (f", {report.deleted_files} deleted files dropped" if report.deleted_files else "")
-        + (f", {report.excluded_files} excluded files dropped" if report.excluded_files else "")
-        + f"; collection '{application.settings.collection}' holds {total} chunks"
-        + graph_summary(report)
-    )
-    for path in report.empty:
-        typer.echo(f"note: skipped empty file {path}", err=True)
-    for path, reason in report.skipped:
-        typer.echo(f"skipped {path}: {reason}", err=True)
+    print_ingest(report, application.settings.collection, total)
     if report.skipped:
         raise AgenticRagError(
             f"{len(report.skipped)} file(s) could not be read (listed above); the rest were ingested. "

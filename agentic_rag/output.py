@@ -106,6 +106,21 @@ def print_interrupt(resume: str, payload: dict) -> None:
     typer.echo(f"  answer with: {resume} --answer VALUE")
 
 
+def print_ingest(report: IngestReport, collection: str, total: int) -> None:
+    """The ingest summary line, then every empty and unreadable file (on stderr)."""
+    typer.echo(
+        f"{report.files} files ({report.unchanged} unchanged): {report.added} chunks added, {report.removed} removed"
+        + (f", {report.deleted_files} deleted files dropped" if report.deleted_files else "")
+        + (f", {report.excluded_files} excluded files dropped" if report.excluded_files else "")
+        + f"; collection '{collection}' holds {total} chunks"
+        + graph_summary(report)
+    )
+    for path in report.empty:
+        typer.echo(f"note: skipped empty file {path}", err=True)
+    for path, reason in report.skipped:
+        typer.echo(f"skipped {path}: {reason}", err=True)
+
+
 def graph_summary(report: IngestReport) -> str:
     graph = report.graph
     if graph is None or not (graph.chunks_scanned or graph.mentions_dropped):

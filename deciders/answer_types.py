@@ -126,7 +126,7 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
 _DEFAULT_VALUE = re.compile(
     r"\bdefaults?\b(?:\s+(?!is\b|are\b|of\b|to\b)[\w-]+){0,3}?\s+(?:is|are|of|to|=)\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?"
-    r"(?P<value>[^.;]+?)(?=[.;]|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
+    r"(?P<value>(?:[^.;]|\.(?=\d))+?)(?=\.(?!\d)|;|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
     r"(?<![\w.\\'-])(?P<before>\d[\w.]*|on|off|true|false|enabled|disabled|\w+_\w+|'[^']+'|(?-i:[A-Z]{2,}\w*))"
     r"\s+by\s+default\b",
     re.I,
