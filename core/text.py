@@ -66,7 +66,13 @@ _LIST_ITEM = re.compile(r"^[-*•]\s+")
 def sentences(text: str) -> list[str]:
     """Sentences of ``text``: paragraphs (blank-line separated), Markdown headings and list items
     (a definition list's term and its description: ``- work_mem (integer)``) are segmented
-    separately, hard line wraps joined, heading and item marks dropped, blanks dropped."""
+    separately, hard line wraps joined, heading and item marks dropped, blanks dropped. Cached:
+    a chunk is segmented once per process."""
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=4096)
+def _sentences(text: str) -> tuple[str, ...]:
     blocks: list[list[str]] = [[]]
     for line in text.splitlines():
         stripped = line.strip()
@@ -83,7 +89,7 @@ def sentences(text: str) -> list[str]:
         joined = " ".join(block)
         if joined:
             found += [s.strip() for s in _segmenter.segment(joined) if s.strip()]
-    return found
+    return tuple(found)
 
 
 def is_heading(sentence: str) -> bool:

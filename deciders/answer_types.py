@@ -65,7 +65,14 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
             re.I,
         ),
     ),
-    ("number", re.compile(r"\b(how many|what number|which number|what percentage|what port)\b", re.I)),
+    (
+        "number",
+        re.compile(
+            r"\b(how many|what number|which number|what percentage|what port|"
+            r"what (?:is|was|were) the (?:population|number|total|count|percentage|ranking|rank))\b",
+            re.I,
+        ),
+    ),
     (
         "date",
         re.compile(

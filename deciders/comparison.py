@@ -21,6 +21,7 @@ from deciders.chunks import HopChunk
 from deciders.lexicon import CHOICE, LARGEST, LARGEST_DATE, SMALLEST, SMALLEST_DATE
 
 _YEAR = re.compile(r"\b(\d{3,4})\b")
+ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,8 @@ def options(question: str) -> list[str]:
     """The things a choice question compares: "X, A or B?" → [A, B]; else the names on either
     side of its last " or "; empty when it offers no choice of two names."""
     if match := CHOICE.match(question.strip()):
-        return [o.strip() for o in match["options"].split(",") if o.strip()] + [match["last"].strip()]
+        found = [o.strip() for o in match["options"].split(",") if o.strip()] + [match["last"].strip()]
+        return [ARTICLE.sub("", o) for o in found]
     if " or " not in question:
         return []
     split = question.rindex(" or ")

@@ -30,7 +30,7 @@ from deciders.answer_support import (
 )
 from deciders.answer_types import AnswerType, expected_type, spans
 from deciders.chunks import HopChunk
-from deciders.comparison import Comparison, compare
+from deciders.comparison import Comparison, compare, options
 from deciders.lexicon import FAREWELLS, GREETINGS, MARKS, MODEL_FREE, NOT_IN_DOCUMENTS, SHORT_ANSWER_LINE, THANKS, WORD
 from deciders.llm import LLMDecider, format_conversation, format_evidence, short_error
 from deciders.router import classify_complexity
@@ -197,7 +197,7 @@ class ExtractiveGenerator:
             source = (
                 next((c for c in reversed(chosen) if c.spans or kind == "other"), chosen[0]) if chain else chosen[0]
             )
-            short = short_answer(kind, source, question)
+            short = chosen_option(question, chosen) or short_answer(kind, source, question)
             untyped = kind == "other" and short is None  # nothing checks that the sentence holds an answer
             support = round(support * (self.tuning.untyped_support if untyped else 1.0), 4)
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=support)
@@ -236,6 +236,18 @@ def cite(chosen: Sequence[Candidate]) -> tuple[str, list[tuple[int, str]]]:
     marks = citation_marks([c.chunk["chunk_id"] for c in chosen])
     text = " ".join(f"{with_context(c)} [{marks[c.chunk['chunk_id']]}]" for c in chosen)
     return text, [(n, cid) for cid, n in marks.items()]
+
+
+def chosen_option(question: str, chosen: Sequence[Candidate]) -> str | None:
+    """For a choice question ("…, the French Bulldog or the American Bulldog?"), the option the
+    answer sentences (or their chunks' titles) name first; ``None`` otherwise."""
+    choices = options(question)
+    for cand in chosen:
+        text = f"{cand.chunk['title']} {cand.sentence}".lower()
+        named = [(text.find(o.lower()), o) for o in choices if o.lower() in text]
+        if named:
+            return min(named)[1]
+    return None
 
 
 def short_answer(kind: AnswerType, best: Candidate, question: str) -> str | None:

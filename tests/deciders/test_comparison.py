@@ -35,3 +35,10 @@ def test_the_generator_answers_a_comparison_with_the_winner_and_both_sentences()
     assert answer.short_answer == "Blur" and not answer.abstained
     assert answer.text == "They formed in London in 1988. [1] The band formed in Manchester in 1991. [2]"
     assert answer.cited == [(1, "blur"), (2, "oasis")]
+
+
+def test_a_choice_without_comparable_values_names_the_option_the_answer_sentence_names():
+    bulldogs = chunk("am", "American Bulldog", "The American Bulldog includes the Standard and Classic types.")
+    question = "Which Bulldog includes breeds such as Standard and Classic, the French Bulldog or the American Bulldog?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [bulldogs], "answer"))
+    assert answer.short_answer == "American Bulldog"
