@@ -72,7 +72,7 @@ class Tuning:
     answer_sentences: int = 3
     """Most evidence sentences in an extractive answer (the best one, then the links of a chain
     it starts, or others holding question terms it lacks)."""
-    min_answer_support: float = 0.4
+    min_answer_support: float = 0.35
     """Least IDF-weighted share of the question's terms the best answer sentence must hold (in
     it, or near it) for the model-free generator to answer rather than abstain. Higher abstains
     more (SQuAD 2.0 and pgdocs unanswerables) and wrongly abstains more on answerable ones."""

@@ -31,6 +31,10 @@ NEAR_WEIGHTS = (0.9, 0.6, 0.4)
 HEAD_WEIGHT = 0.9
 """How much a question term counts when only the heading-like line the sentence falls under
 holds it (a definition list's term: "effective_cache_size (integer)" … "The default is 4GB.")."""
+IN_ENTRY = 0.6
+"""Factor on the credit from the sentences before when the sentence falls under a heading: a
+term the entry's heading lacks is only mentioned in passing ("… at least max_connections minus
+superuser_reserved_connections …" under "superuser_reserved_connections (integer)")."""
 CONTEXT_SHARE = 0.25
 """Least share of the question's weight the sentence before must supply to be shown with the
 answer sentence (it names what the answer sentence is about)."""
@@ -130,8 +134,11 @@ def rank_candidates(
             if sentence in usable:
                 credits, from_head, from_previous = {}, 0.0, 0.0
                 for term, weight in weights.items():
-                    near = [w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(before), strict=False) if term in prev]
                     in_head = head is not None and term in head[1]
+                    scale = IN_ENTRY if head is not None else 1.0  # an entry is about its heading
+                    near = [
+                        scale * w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(before), strict=False) if term in prev
+                    ]
                     credits[term] = (
                         1.0
                         if term in own

@@ -126,12 +126,12 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
         rf"\d{{3,7}}\s?(?:AD|BC|BCE|CE)\b|(?:1[0-9]|20)\d{{2}}s?)\b"
     ),
     "command": re.compile(
-        r"(\\[a-zA-Z][\w+]*|(?<![\w-])--?[a-zA-Z][\w-]*(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
+        r"(\\[a-zA-Z][\w+]*|(?<![\w-])(?:-[a-zA-Z]{1,2}\b|--[a-z][\w-]*)(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
         r"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b)"
     ),
 }
 _DEFAULT_VALUE = re.compile(
-    r"\bdefaults?\b(?:\s+(?!is\b|are\b|of\b|to\b)[\w-]+){0,3}?\s+(?:is|are|of|to|=)\s+"
+    r"\bdefaults?\b(?:\s+(?!is\b|are\b|of\b|to\b)[\w-]+){0,3}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?"
     r"(?P<value>(?:[^.;]|\.(?=\d))+?)(?=\.(?!\d)|;|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
     r"(?<![\w.\\'-])(?P<before>\d[\w.]*|on|off|true|false|enabled|disabled|\w+_\w+|'[^']+'|(?-i:[A-Z]{2,}\w*))"
@@ -186,7 +186,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
 def _tidy(span: str) -> str:
     """``span`` without edge punctuation, its parentheses balanced: "four megabytes (4MB"
     → "four megabytes (4MB)", "(4MB)" → "4MB"."""
-    span = span.strip(" ,:;")
+    span = span.strip(" ,:;\"'“”‘’")
     if span.startswith("(") and span.endswith(")"):
         span = span[1:-1]
     span = span.strip(" ,:;")

@@ -255,9 +255,9 @@ def short_answer(kind: AnswerType, best: Candidate, question: str) -> str | None
     code-like term) the question lacks; ``None`` when there is none."""
     if best.spans:
         return best.spans[0]
-    if kind == "other":
+    if kind == "other":  # a name or a code-like term, if the sentence has one with content words
         found = spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
-        return found[0] if found else None
+        return next((f for f in found if term_set(f)), None)
     return None
 
 

@@ -108,19 +108,21 @@ class LexicalIndex(TableAddon):
         return {word: float(value) for word, value in rows}
 
     def absent(self, words: Sequence[str]) -> list[str]:
-        """Those of ``words`` that no chunk's title or text contains as a whole word (or dotted
-        name), case-insensitively: a setting name such as ``transaction_timeout`` is
-        absent even though its parts are indexed words. One scan of the collection per absent
-        word (a present word stops at its first chunk)."""
-        rows = self._conn.execute(
-            f"""
-            SELECT word FROM unnest(%(words)s::text[], %(patterns)s::text[]) AS u(word, pattern)
-            WHERE NOT EXISTS (SELECT 1 FROM {self.table}
-                              WHERE (title || ' ' || content) ~* ('\\m' || pattern || '\\M'))
-            """,
-            {"words": list(words), "patterns": [re.escape(w) for w in words]},
-        ).fetchall()
-        return [r[0] for r in rows]
+        """Those of ``words`` that no chunk's title or text contains as a whole word,
+        case-insensitively: a setting name such as ``transaction_timeout`` is absent even though
+        its parts are indexed words. A dotted name (``functools.lru_cache``) is present when one
+        chunk holds all its parts (documentation rarely spells the dotted form out). One scan of
+        the collection per absent word (a present word stops at its first chunk)."""
+        found = []
+        for word in words:
+            parts = [re.escape(part) for part in word.split(".") if part]
+            condition = " AND ".join(["(title || ' ' || content) ~* %s"] * len(parts))
+            patterns = [f"\\m{part}\\M" for part in parts]
+            if not self._conn.execute(
+                f"SELECT EXISTS (SELECT 1 FROM {self.table} WHERE {condition})", patterns
+            ).fetchone()[0]:
+                found.append(word)
+        return found
 
     def literal_idf(self, words: Sequence[str]) -> dict[str, float]:
         """Lucene's idf of each of ``words`` counted as a whole literal word (or dotted name),
