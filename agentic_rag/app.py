@@ -186,6 +186,8 @@ class App:
         Raises:
             ThreadError: unknown thread, nothing to resume, an answer missing or not expected,
                 or a checkpoint id that is not the latest.
+            CollectionNotFoundError: the collection (``--collection``) holds no chunks; the
+                thread is unchanged.
             InvalidAnswerError: the review did not accept ``answer``; the thread is unchanged
                 and still waiting.
         """
@@ -201,6 +203,8 @@ class App:
                 f"to continue from an earlier checkpoint use: agentic-rag replay {thread_id} --checkpoint ID"
             )
         context = RunContext.from_mapping(snapshot.values.get("run_context"))
+        if snapshot.values.get("route") != "direct":  # before the review is used up, not half-way
+            self.services.require_chunks()
         if snapshot.interrupts:
             pending = snapshot.interrupts[0].value
             if answer is NO_ANSWER:

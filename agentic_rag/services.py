@@ -78,8 +78,8 @@ class Services:
     def chat_model(self) -> BaseChatModel | None:
         return load_chat_model(self.settings)
 
-    def search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[Chunk]:
-        """Hybrid search of the collection.
+    def require_chunks(self) -> None:
+        """Check the collection can answer.
 
         Raises:
             CollectionNotFoundError: the collection does not exist or holds no chunks.
@@ -91,6 +91,14 @@ class Services:
                     f"collection '{self.settings.collection}' holds no chunks; "
                     f"ingest documents first: agentic-rag ingest PATH --collection {self.settings.collection}"
                 )
+
+    def search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[Chunk]:
+        """Hybrid search of the collection.
+
+        Raises:
+            CollectionNotFoundError: the collection does not exist or holds no chunks.
+        """
+        self.require_chunks()
         return self.store.search(query, k, where=where)
 
     def chunk_filter(self, context: RunContext) -> ChunkFilter:

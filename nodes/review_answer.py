@@ -17,7 +17,8 @@ def review_answer(state: AgentState) -> dict:
     :func:`graph.policy.after_review_answer`).
 
     * approve — end with the draft;
-    * edit — end with the reviewer's text (citations kept where their ``[mark]`` remains);
+    * edit — end with the reviewer's text (citations kept where their ``[mark]`` remains; no
+      short answer and no confidence: the generator's no longer apply);
     * drop — remove the chunks from the evidence and regenerate (the draft leaves the
       conversation); unknown chunk ids are refused and the reviewer asked again.
     """
@@ -49,13 +50,16 @@ def review_answer(state: AgentState) -> dict:
     draft = state["messages"][-1]
     if decision.action == "edit":
         marks = {int(m) for m in re.findall(r"\[(\d+)\]", decision.answer)}
-        update = {
+        # the reviewer's text replaces the draft: its short answer and confidence no longer apply
+        record = {**draft.additional_kwargs, "short_answer": None}
+        return {
             "answer": decision.answer,
+            "short_answer": None,
+            "confidence": None,
             "citations": [c for c in state.get("citations", []) if c["mark"] in marks],
-            "messages": [AIMessage(decision.answer, id=draft.id)],
+            "messages": [AIMessage(decision.answer, id=draft.id, additional_kwargs=record)],
             "reviewed": "edited",
         }
-        return update
     dropped = set(decision.chunk_ids)
     update = {
         "evidence": [c for c in state.get("evidence", []) if c["chunk_id"] not in dropped],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import InvalidAnswerError, ThreadError
+from core.errors import CollectionNotFoundError, InvalidAnswerError, ThreadError
 from graph.context import RunContext
 from tests.conftest import DATA, first_passage_number, scripted
 
@@ -51,6 +51,7 @@ def test_answer_review_approve_edit_and_drop_each_call_the_model_once_per_round(
 
     edited = app.resume(paused["thread_id"], {"action": "edit", "answer": "MLS, per [1]."})
     assert edited["status"] == "done" and edited["answer"] == "MLS, per [1]." and edited["reviewed"] == "edited"
+    assert edited["short_answer"] is None and edited["confidence"] is None  # the draft's no longer apply
     assert model.calls == {**calls_before, "generate": 2}  # the edit called no model
     state = app.graph.get_state({"configurable": {"thread_id": paused["thread_id"]}}).values
     assert [m.type for m in state["messages"]] == ["human", "ai"] and state["messages"][-1].content == "MLS, per [1]."
@@ -192,3 +193,12 @@ def test_an_edit_citing_a_mark_the_draft_does_not_have_is_refused(llm_app):
     with pytest.raises(InvalidAnswerError, match=r"citation marks \[7\] cite nothing; the draft's marks are \[1\]"):
         app.resume(paused["thread_id"], {"action": "edit", "answer": "MLS [7]."})
     assert app.result(paused["thread_id"])["status"] == "interrupted"  # still waiting for a valid answer
+
+
+def test_a_resume_on_the_wrong_collection_leaves_the_review_waiting(hotpot_app, make_app):
+    paused = hotpot_app.ask(DONNIE, context=RunContext(deciders="rules", review_answer=True))
+    wrong = make_app()  # same data folder and threads, an empty collection
+    with pytest.raises(CollectionNotFoundError):
+        wrong.resume(paused["thread_id"], "approve")
+    assert hotpot_app.result(paused["thread_id"])["status"] == "interrupted"  # the review is not used up
+    assert hotpot_app.resume(paused["thread_id"], "approve")["reviewed"] == "approved"
