@@ -76,7 +76,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "date",
         re.compile(
-            r"\b(when (?:was|were|did|is)|what year|which year|what date|in what year|"
+            r"\b(?:when (?:was|were|did|had|has)|what year|which year|what date|in what year|"
             r"what(?:'s| is) the (?:latest|earliest) year)\b",
             re.I,
         ),

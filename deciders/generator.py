@@ -31,7 +31,17 @@ from deciders.answer_support import (
 from deciders.answer_types import AnswerType, expected_type, spans
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare, options
-from deciders.lexicon import FAREWELLS, GREETINGS, MARKS, MODEL_FREE, NOT_IN_DOCUMENTS, SHORT_ANSWER_LINE, THANKS, WORD
+from deciders.lexicon import (
+    FAREWELLS,
+    GREETINGS,
+    MARKS,
+    MODEL_FREE,
+    NOT_IN_DOCUMENTS,
+    SHORT_ANSWER_LINE,
+    THANKS,
+    WHICH_NOUN,
+    WORD,
+)
 from deciders.llm import LLMDecider, format_conversation, format_evidence, short_error
 from deciders.router import classify_complexity
 from prompts import generator as prompts
@@ -250,15 +260,24 @@ def chosen_option(question: str, chosen: Sequence[Candidate]) -> str | None:
     return None
 
 
+def head_noun(question: str) -> str | None:
+    """The stemmed noun after "which"/"what" ("Which league does …" → "leagu"), if any."""
+    match = WHICH_NOUN.search(question)
+    found = term_set(match.group(1)) if match else frozenset()
+    return next(iter(found), None)
+
+
 def short_answer(kind: AnswerType, best: Candidate, question: str) -> str | None:
-    """The best sentence's first span of the expected type; for ``other``, its first name (or
-    code-like term) the question lacks; ``None`` when there is none."""
-    if best.spans:
-        return best.spans[0]
+    """The best sentence's first span of the expected type (for ``other``, its first name or
+    code-like term the question lacks), preferring one that holds the noun the question asks
+    for ("Which league …?" → "Major League Soccer"); ``None`` when there is none."""
+    found = list(best.spans)
     if kind == "other":  # a name or a code-like term, if the sentence has one with content words
         found = spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
-        return next((f for f in found if term_set(f)), None)
-    return None
+        found = [f for f in found if term_set(f)]
+    noun = head_noun(question)  # "which league …" → a name holding "league": "Major League Soccer"
+    named = [f for f in found if noun and noun in term_set(f)]
+    return (named or found or [None])[0]
 
 
 class LLMGenerator(LLMDecider):

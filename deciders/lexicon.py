@@ -79,6 +79,14 @@ LARGEST = re.compile(
 )
 SMALLEST = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|lower|lowest|shorter|shortest)\b", re.I)
 
+# -- the noun a question asks for (generator's short answer) -----------------------------------------
+WHICH_NOUN = re.compile(
+    r"\b(?:which|what)\s+(?!(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|kind|type|sort)\b)"
+    r"([a-z]+)\b",
+    re.I,
+)
+"""The word after "which"/"what" when it is a noun ("which league", not "what is")."""
+
 # -- the LLM generator's reply -----------------------------------------------------------------------
 SHORT_ANSWER_LINE = re.compile(r"^\W*short answer\W*:\s*(?P<short>[^\n]*)\n+(?:\W*answer\W*:\s*)?", re.I)
 """The reply's first line, "Short answer: …", and an "Answer:" label after it."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from conftest import DATA, first_passage_number, scripted
 
+from core.calibration import calibrate
 from graph.context import RunContext
 
 DONNIE = "Which league does Donnie Smith play in?"
@@ -51,12 +52,14 @@ def test_garbage_grounding_reply_falls_back_to_the_lexical_check(make_app):
     assert any(n.startswith("check_grounding:") and "lexical check instead" in n for n in result["notes"])
 
 
-def test_confidence_orders_answers_and_caveats(hotpot_app):
+def test_confidence_is_the_calibrated_raw_confidence_of_an_answer_or_an_abstention(hotpot_app):
     answered = hotpot_app.ask(DONNIE, context=RunContext(deciders="rules"))
     caveat = hotpot_app.ask(
         "What is the boiling point of liquid tungsten in kelvin?", context=RunContext(deciders="rules")
     )
     assert answered["stop_reason"] == "sufficient_evidence" and answered["unsupported_claims"] == []
-    assert caveat["stop_reason"] not in {"sufficient_evidence", "evidence_budget"}
-    assert 0 <= caveat["confidence"] < answered["confidence"] <= 1
+    assert not answered["abstained"] and answered["short_answer"] == "Major League Soccer"
+    assert caveat["abstained"] and caveat["short_answer"] is None
+    for result in (answered, caveat):
+        assert 0 <= result["raw_confidence"] <= 1 and result["confidence"] == calibrate(result["raw_confidence"])
     assert hotpot_app.ask("thanks!", context=RunContext(deciders="rules"))["confidence"] is None
