@@ -29,12 +29,13 @@ def split_fields(items: list[str], option: str) -> list[tuple[str, str]]:
 
 
 def field_values(items: list[str], option: str) -> dict:
-    """``FIELD=VALUE`` items as a dict; a value that parses as JSON (``3``, ``["a", "b"]``) is
-    taken as such, else as text; a repeated field collects its values in a list."""
+    """``FIELD=VALUE`` items as a dict; a value that parses as JSON (``["a", "b"]``) is taken as
+    such, else as text; numbers stay the text the user typed (``2.10``, not ``2.1``: the filter
+    converts them to the field's type); a repeated field collects its values in a list."""
     values: dict = {}
     for name, raw in split_fields(items, option):
         try:
-            value = json.loads(raw)
+            value = json.loads(raw, parse_float=str, parse_int=str)
         except json.JSONDecodeError:
             value = raw
         if name in values:
