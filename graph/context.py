@@ -109,7 +109,9 @@ class RunContext:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:
-            raise ConfigurationError(f"unknown run setting(s): {', '.join(unknown)}")
+            raise ConfigurationError(
+                f"unknown run setting(s): {', '.join(unknown)}; valid settings: {', '.join(sorted(known))}"
+            )
         return cls(**values)
 
     def step_bound(self) -> int:

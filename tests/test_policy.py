@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from langgraph.graph import END
 from langgraph.types import Send
 
+from core.errors import ConfigurationError
 from graph import policy
-from graph.context import RunContext
+from graph.context import RunContext, run_context
 
 
 def test_a_graph_hop_alone_does_not_end_the_loop_while_a_retry_is_left():
@@ -71,3 +73,10 @@ def test_grade_edge_alternates_graph_hops_and_queries_and_reviews_stops_short_of
     assert policy.after_review_stop({"reviewed": ""}) == "retrieve"
     assert policy.after_review_answer({"reviewed": "dropped"}) == "generate"
     assert policy.after_review_answer({"reviewed": "approved"}) == END
+
+
+def test_a_misspelt_run_setting_is_refused_with_the_valid_ones():
+    with pytest.raises(
+        ConfigurationError, match=r"unknown run setting\(s\): max_retriez; valid settings: .*max_retries"
+    ):
+        run_context({"max_retriez": 1})
