@@ -283,8 +283,9 @@ def short_answer(kind: AnswerType, best: Candidate, question: str) -> str | None
 class LLMGenerator(LLMDecider):
     """Asks the model for the answer (system prompt by mode; in ``answer`` mode a first line
     "Short answer: …", or "none" when the documents do not answer), then reads its citation
-    marks; an answer saying the documents do not contain it abstains. A failed call or an empty
-    reply gives :class:`ExtractiveGenerator`'s answer (and says so)."""
+    marks (dropping marks that point to no passage); an answer saying the documents do not
+    contain it abstains. A failed call, an empty reply or a bare ``null`` gives
+    :class:`ExtractiveGenerator`'s answer (and says so)."""
 
     fallback = ExtractiveGenerator
 
@@ -312,6 +313,8 @@ class LLMGenerator(LLMDecider):
             failure = None if text else "empty reply"
         except Exception as exc:
             text, failure = "", f"model call failed ({short_error(exc)})"
+        if text.strip(" .`'\"").lower() in {"null", "none", "{}", "[]", "n/a"}:
+            failure = failure or f"no answer in the reply ({text!r})"
         short = None
         if match := SHORT_ANSWER_LINE.match(text):
             short, text = match["short"].strip(" .*"), text[match.end() :].strip()
@@ -320,8 +323,9 @@ class LLMGenerator(LLMDecider):
             answer = self._fallback.generate(request)
             answer.note = f"{failure}; extractive answer instead"
             return answer
+        text = MARKS.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= len(evidence) else "", text)  # cite nothing
         numbers = [int(n) for n in MARKS.findall(text)]
-        cited = [(n, evidence[n - 1]["chunk_id"]) for n in dict.fromkeys(numbers) if 1 <= n <= len(evidence)]
+        cited = [(n, evidence[n - 1]["chunk_id"]) for n in dict.fromkeys(numbers)]
         abstained = mode == "caveat" or bool(NOT_IN_DOCUMENTS.match(text)) or (short or "").lower() == "none"
         short = None if abstained or mode != "answer" else short
         return Answer(text, cited, self.name, short_answer=short, abstained=abstained)

@@ -126,9 +126,14 @@ def test_llm_generator_reads_its_citation_marks():
     answer = LLMGenerator(model).generate(
         AnswerRequest(QUESTION, [REVS, DONNIE], "answer", conversation=[HumanMessage("hi")])
     )
-    assert answer.text == "Major League Soccer [2][1][2][7]."
-    assert answer.cited == [(2, "donnie"), (1, "revs")]  # in order of use; [7] cites no passage
+    assert answer.text == "Major League Soccer [2][1][2]."  # [7] cites no passage: dropped
+    assert answer.cited == [(2, "donnie"), (1, "revs")]  # in order of use
     assert answer.decider == "llm:ScriptedChatModel" and model.calls == {"generate": 1}
+
+
+def test_llm_generator_null_reply_gives_the_extractive_answer_with_a_note():
+    answer = LLMGenerator(scripted(generate="null")).generate(AnswerRequest(QUESTION, [DONNIE], "answer"))
+    assert answer.decider == "rules" and answer.note == "no answer in the reply ('null'); extractive answer instead"
 
 
 def test_llm_generator_empty_reply_gives_the_extractive_answer_with_a_note():
