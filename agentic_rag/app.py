@@ -152,11 +152,20 @@ class App:
 
         Raises:
             InvalidQuestionError: empty or overlong question; nothing is written.
+            ThreadError: ``thread_id`` is waiting for a review to be answered; nothing is written.
             StoreUnavailableError, EmbeddingMismatchError, ConfigurationError,
             CollectionNotFoundError: see their docs.
         """
         context = context or RunContext()
         question = validate_question(question, context.max_question_chars)
+        if thread_id is not None:
+            pending = self.graph.get_state({"configurable": {"thread_id": thread_id}}).interrupts
+            if pending:  # a new question would silently drop the review and keep the unapproved draft
+                raise ThreadError(
+                    f"thread '{thread_id}' is waiting for an answer to its {pending[0].value['kind']} review; "
+                    f"answer it first: agentic-rag resume {thread_id} --answer VALUE, where VALUE is "
+                    f"{pending[0].value['accepts']}"
+                )
         thread_id = thread_id or uuid.uuid4().hex
         self.services.deciders(context)  # fail on a bad decider setting before writing anything
         return self._run({"question": question}, thread_id, context, callbacks=callbacks)

@@ -202,3 +202,10 @@ def test_a_resume_on_the_wrong_collection_leaves_the_review_waiting(hotpot_app, 
         wrong.resume(paused["thread_id"], "approve")
     assert hotpot_app.result(paused["thread_id"])["status"] == "interrupted"  # the review is not used up
     assert hotpot_app.resume(paused["thread_id"], "approve")["reviewed"] == "approved"
+
+
+def test_a_new_question_on_a_thread_waiting_for_a_review_is_refused(hotpot_app):
+    paused = hotpot_app.ask(DONNIE, context=RunContext(deciders="rules", review_answer=True))
+    with pytest.raises(ThreadError, match="waiting for an answer to its answer review; answer it first"):
+        hotpot_app.ask("Who is Donnie Smith?", thread_id=paused["thread_id"], context=RunContext(deciders="rules"))
+    assert hotpot_app.result(paused["thread_id"])["status"] == "interrupted"  # the review still waits
