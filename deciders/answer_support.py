@@ -47,8 +47,9 @@ class Candidate:
     sentence: str
     chunk: HopChunk
     context: str | None
-    """The heading the sentence falls under, else the sentence before, when it supplies at least
-    ``CONTEXT_SHARE`` of the question's weight: it is shown before the answer sentence."""
+    """The heading the sentence falls under — when it names a setting or function the sentence
+    does not, or supplies at least ``CONTEXT_SHARE`` of the question's weight — else the
+    sentence before when it supplies that much: shown before the answer sentence."""
     support: float
     """IDF-weighted share (0–1) of the question's terms in the sentence or near it."""
     credits: dict[str, float]
@@ -147,7 +148,8 @@ def rank_candidates(
                     from_head += weight * (term not in own and in_head)
                     from_previous += weight * (term not in own and bool(before) and term in before[-1][1])
                 context = None
-                if head is not None and head[0] != sentence and from_head >= CONTEXT_SHARE * total:
+                names_entry = head is not None and "_" in head[0] and not head[1] <= own  # "work_mem (integer)"
+                if head is not None and head[0] != sentence and (names_entry or from_head >= CONTEXT_SHARE * total):
                     context = head[0]
                 elif before and from_previous >= CONTEXT_SHARE * total:
                     context = before[-1][0]

@@ -134,6 +134,7 @@ _DEFAULT_VALUE = re.compile(
     r"\bdefaults?\b(?:\s+(?!is\b|are\b|of\b|to\b)[\w-]+){0,3}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?"
     r"(?P<value>(?:[^.;]|\.(?=\d))+?)(?=\.(?!\d)|;|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
+    r"\bdefault,\s+(?P<comma>-?\d[\w.]*)(?=,)|"
     r"(?<![\w.\\'-])(?P<before>\d[\w.]*|on|off|true|false|enabled|disabled|\w+_\w+|'[^']+'|(?-i:[A-Z]{2,}\w*))"
     r"\s+by\s+default\b",
     re.I,
@@ -170,7 +171,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     """
     asked = term_set(question)
     if kind == "default":
-        found = [m["value"] or m["before"] for m in _DEFAULT_VALUE.finditer(sentence)]
+        found = [m["value"] or m["comma"] or m["before"] for m in _DEFAULT_VALUE.finditer(sentence)]
     elif kind == "yes_no":
         return [_NO if _NEGATION.search(sentence) else _YES]
     elif kind in ("person", "place", "organisation"):

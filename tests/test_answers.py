@@ -1,0 +1,55 @@
+"""Answers end to end on a real manual page (tests/fixtures: PostgreSQL 15, "20.12. Lock
+Management"): the short answer, the cited page, abstention on what the page never mentions, and
+a follow-up's "it"."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from graph.context import RunContext
+
+PAGE = Path(__file__).parent / "fixtures" / "pg15-runtime-config-locks.html"
+RULES = RunContext(deciders="rules")
+
+
+@pytest.fixture(scope="module")
+def manual(data_dir, tmp_path_factory):
+    from agentic_rag.app import App
+    from core.settings import Settings
+
+    folder = tmp_path_factory.mktemp("manual")
+    shutil.copy(PAGE, folder / PAGE.name)
+    app = App(Settings(data_dir=data_dir, collection="pg_locks_page"))
+    app.ingest([folder])
+    yield app
+    app.close()
+
+
+def test_a_default_value_is_the_short_answer_with_its_page_cited(manual):
+    result = manual.ask(
+        "How long does the server wait on a lock before checking for a deadlock by default?", context=RULES
+    )
+    assert not result["abstained"] and result["short_answer"] in {"one second (1s)", "one second", "1s"}
+    assert result["answer"].startswith("deadlock_timeout (integer): The default is one second (1s)")
+    assert {Path(c["source"]).name for c in result["citations"]} == {PAGE.name}
+
+
+def test_a_question_about_a_setting_the_manual_never_mentions_is_declined(manual):
+    result = manual.ask("What is the default value of transaction_timeout?", context=RULES)
+    assert result["abstained"] and result["short_answer"] is None
+    assert result["stop_reason"] not in {"sufficient_evidence", "evidence_budget"}  # says why the search stopped
+    assert "(they never mention transaction_timeout)" in result["answer"]
+
+
+def test_a_follow_up_it_is_the_setting_asked_about(manual):
+    first = manual.ask("What is the default of max_locks_per_transaction?", context=RULES)
+    assert first["short_answer"] == "64"
+    follow = manual.ask("Must a standby server set it at least as high as the primary?", thread_id=first["thread_id"],
+                        context=RULES)  # fmt: skip
+    assert (
+        follow["standalone_question"]
+        == "Must a standby server set max_locks_per_transaction at least as high as the primary?"
+    )
