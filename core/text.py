@@ -117,12 +117,14 @@ def names(text: str) -> list[str]:
 
 
 _IDENTIFIER = re.compile(
-    r"\b(?:[A-Za-z_]\w*(?:\.\w+)+|\w*_\w+|\w*[a-z]\w*[A-Z]\w*|[A-Z]{2,}\w*|(?<=[\w,;] )[A-Z]\w+)\b"
+    r"\b(?:[A-Z][A-Za-z]+ \d+(?:\.\d+)?(?![\w.])|[A-Za-z_]\w*(?:\.\w+)+|\w*_\w+|\w*[a-z]\w*[A-Z]\w*|[A-Z]{2,}\w*|"
+    r"(?<=[\w,;] )[A-Z]\w+)\b"
 )
 
 
 def identifiers(text: str) -> list[str]:
-    """Words of ``text`` that name something exactly: dotted (``pg_stat_statements.max``),
+    """Words of ``text`` that name something exactly: a name with its version (``PostgreSQL
+    17``), dotted (``pg_stat_statements.max``),
     snake_case (``work_mem``), CamelCase
     (``MongoDB``), all-caps (``TDE``) and capitalised words that do not open a sentence
     (``Citus``), in order, without repeats."""

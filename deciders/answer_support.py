@@ -20,7 +20,7 @@ from langchain_core.embeddings import Embeddings
 
 from core.text import is_heading, sentences, term_set
 from core.tuning import Tuning
-from deciders.answer_types import AnswerType, spans
+from deciders.answer_types import UNTYPED, AnswerType, spans
 from deciders.chunks import HopChunk
 
 TITLE_WEIGHT = 0.6
@@ -153,7 +153,7 @@ def rank_candidates(
                     context = head[0]
                 elif before and from_previous >= CONTEXT_SHARE * total:
                     context = before[-1][0]
-                typed = tuple(spans(sentence, kind, question)) if kind != "other" else ()
+                typed = tuple(spans(sentence, kind, question)) if kind not in UNTYPED else ()
                 seen = found.get(sentence)  # overlapping chunks repeat sentences: keep the best supported
                 if seen is None or joint_support([credits], weights) > joint_support([seen["credits"]], weights):
                     found[sentence] = {
@@ -174,7 +174,7 @@ def rank_candidates(
         support = lexical if similarity is None else blend(lexical, similarity, tuning)
         score = (
             support
-            + tuning.type_bonus * (kind == "other" or bool(item["spans"]))
+            + tuning.type_bonus * (kind in UNTYPED or bool(item["spans"]))
             + tuning.relevance_bonus * item["chunk"].get("relevance", item["chunk"].get("score", 0.0))
             - tuning.order_penalty * item["rank"]
         )

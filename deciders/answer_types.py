@@ -25,8 +25,11 @@ AnswerType = Literal[
     "place",
     "organisation",
     "command",
+    "definition",
     "other",
 ]
+UNTYPED: frozenset[str] = frozenset({"definition", "other"})
+"""Types with no span to find: any sentence may answer, and only ``other`` has a short answer."""
 
 # Checked in order: the first that matches names the type.
 _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
@@ -146,17 +149,26 @@ _NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren
 
 _DEFINITION = re.compile(r"^(?:who|what)(?:'s|\s+(?:is|was|are|were))\s+(?P<subject>[^?]+?)\s*\??$", re.I)
 """"Who is Donnie Smith?", "What is MVCC?": a definition, not a person or a value."""
+_EXPLANATION = re.compile(
+    r"^what does .+ (?:do|mean|stand for)\s*\??$|\bdifference between\b|^(?:explain|describe)\b|"
+    r"^what (?:is|are) the (?:purpose|point|use|meaning|advantages?|benefits?) of\b",
+    re.I,
+)
+"""Questions a sentence answers but no single value does: "What does VACUUM FULL do?"."""
 
 
 def expected_type(question: str) -> AnswerType:
-    """The type of answer ``question`` asks for (``other`` when its wording names none, and for
-    a definition question: "Who is <a name>?")."""
+    """The type of answer ``question`` asks for: ``definition`` for "Who is <a name>?", "What is
+    X?" (a few words), "What does X do?" and "the difference between …"; ``other`` when its
+    wording names no type."""
     text = question.strip()
     if (match := _DEFINITION.match(text)) and names(match["subject"]) == [match["subject"].strip()]:
-        return "other"
+        return "definition"
     for kind, pattern in _QUESTION_TYPES:
         if pattern.search(text):
             return kind
+    if _EXPLANATION.search(text) or ((match := _DEFINITION.match(text)) and len(match["subject"].split()) <= 3):
+        return "definition"
     return "other"
 
 

@@ -28,7 +28,7 @@ from deciders.answer_support import (
     joint_support,
     rank_candidates,
 )
-from deciders.answer_types import AnswerType, expected_type, spans
+from deciders.answer_types import UNTYPED, AnswerType, expected_type, spans
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare, options
 from deciders.lexicon import (
@@ -37,6 +37,7 @@ from deciders.lexicon import (
     MARKS,
     MODEL_FREE,
     NOT_IN_DOCUMENTS,
+    PSQL,
     SHORT_ANSWER_LINE,
     THANKS,
     WHICH_NOUN,
@@ -125,7 +126,7 @@ class ExtractiveGenerator:
         ``other``), then — for a chain across documents — the best candidates from other chunks
         that raise the sentences' joint support: any gain from a chunk about something a chosen
         sentence names (the next link of the chain), at least ``new_terms_share`` otherwise."""
-        best = next((c for c in ranked if kind == "other" or c.spans), None)
+        best = next((c for c in ranked if kind in UNTYPED or c.spans), None)
         if best is None:
             return []
         chosen = [best]
@@ -205,10 +206,10 @@ class ExtractiveGenerator:
             # by the last link, the first sentence names only the band
             chain = classify_complexity(question)[0] == "multi"
             source = (
-                next((c for c in reversed(chosen) if c.spans or kind == "other"), chosen[0]) if chain else chosen[0]
+                next((c for c in reversed(chosen) if c.spans or kind in UNTYPED), chosen[0]) if chain else chosen[0]
             )
             short = chosen_option(question, chosen) or short_answer(kind, source, question)
-            untyped = kind == "other" and short is None  # nothing checks that the sentence holds an answer
+            untyped = kind in UNTYPED and short is None  # nothing checks that the sentence holds an answer
             support = round(support * (self.tuning.untyped_support if untyped else 1.0), 4)
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=support)
         closest = ranked[:2]
@@ -271,13 +272,16 @@ def short_answer(kind: AnswerType, best: Candidate, question: str) -> str | None
     """The best sentence's first span of the expected type (for ``other``, its first name or
     code-like term the question lacks), preferring one that holds the noun the question asks
     for ("Which league …?" → "Major League Soccer"); ``None`` when there is none."""
+    if kind == "definition":  # the sentence is the answer
+        return None
     found = list(best.spans)
     if kind == "other":  # a name or a code-like term, if the sentence has one with content words
         found = spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
         found = [f for f in found if term_set(f)]
     noun = head_noun(question)  # "which league …" → a name holding "league": "Major League Soccer"
     named = [f for f in found if noun and noun in term_set(f)]
-    return (named or found or [None])[0]
+    meta = [f for f in found if f.startswith("\\")] if PSQL.search(question) else []  # psql's \dt, \l
+    return (named or meta or found or [None])[0]
 
 
 class LLMGenerator(LLMDecider):

@@ -87,6 +87,9 @@ WHICH_NOUN = re.compile(
 )
 """The word after "which"/"what" when it is a noun ("which league", not "what is")."""
 
+PSQL = re.compile(r"\bpsql\b", re.I)
+"""A question about psql: its backslash meta-commands (``\\dt``) are the answers."""
+
 # -- the LLM generator's reply -----------------------------------------------------------------------
 SHORT_ANSWER_LINE = re.compile(r"^\W*short answer\W*:\s*(?P<short>[^\n]*)\n+(?:\W*answer\W*:\s*)?", re.I)
 """The reply's first line, "Short answer: …", and an "Answer:" label after it."""

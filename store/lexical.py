@@ -115,7 +115,7 @@ class LexicalIndex(TableAddon):
         the collection per absent word (a present word stops at its first chunk)."""
         found = []
         for word in words:
-            parts = [re.escape(part) for part in word.split(".") if part]
+            parts = [re.escape(part) for part in (word.split(".") if " " not in word else [word]) if part]
             condition = " AND ".join(["(title || ' ' || content) ~* %s"] * len(parts))
             patterns = [f"\\m{part}\\M" for part in parts]
             if not self._conn.execute(

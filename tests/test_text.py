@@ -20,3 +20,7 @@ def test_identifiers_name_something_exactly():
     assert identifiers("Is pg_stat_statements.sample_rate like transaction_timeout in MongoDB or Citus?") == [
         "pg_stat_statements.sample_rate", "transaction_timeout", "MongoDB", "Citus"]  # fmt: skip
     assert identifiers("what is the default port?") == []
+
+
+def test_a_product_name_with_its_version_is_one_identifier():
+    assert identifiers("What is new in PostgreSQL 19?") == ["PostgreSQL 19"]

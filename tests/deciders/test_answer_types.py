@@ -19,7 +19,10 @@ from deciders.answer_types import expected_type, spans
         ("In what year was the band formed?", "date"),
         ("When was Neil Peart born?", "date"),
         ("Who founded the company?", "person"),
-        ("Who is Donnie Smith?", "other"),  # a definition
+        ("Who is Donnie Smith?", "definition"),
+        ("What does VACUUM FULL do?", "definition"),
+        ("What is the difference between break and continue?", "definition"),
+        ("What is MVCC?", "definition"),
         ("Where does ALTER SYSTEM save the value?", "place"),
         ("Which team did he play for?", "organisation"),
         ("In psql, how do I list the tables?", "command"),
@@ -27,6 +30,7 @@ from deciders.answer_types import expected_type, spans
         ("Does concat() return NULL when an argument is NULL?", "yes_no"),
         ("Is the server or the client older?", "other"),  # a choice, not a yes/no
         ("What does a bare char column hold?", "other"),
+        ("What is the default of work_mem?", "default"),
     ],
 )
 def test_expected_type_from_the_question_wording(question, kind):

@@ -152,3 +152,14 @@ def test_llm_generator_reads_the_short_answer_line_and_abstains_by_the_same_cont
     abstained = LLMGenerator(none).generate(AnswerRequest(QUESTION, [DONNIE], "answer"))
     assert abstained.abstained and abstained.short_answer is None
     assert 'Begin your reply with one line "Short answer: "' in asked[0]
+
+
+def test_a_psql_question_is_answered_with_the_meta_command():
+    psql = chunk("psql", "psql", "The catalog pg_class holds the tables; list the tables with \\dt in psql.")
+    answer = ExtractiveGenerator().generate(AnswerRequest("In psql, how do I list the tables?", [psql], "answer"))
+    assert answer.short_answer == "\\dt"
+
+
+def test_a_definition_question_has_no_short_answer():
+    answer = ExtractiveGenerator().generate(AnswerRequest("Who is Donnie Smith?", [DONNIE], "answer"))
+    assert answer.short_answer is None and not answer.abstained
