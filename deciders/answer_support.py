@@ -147,12 +147,15 @@ def rank_candidates(
                     )
                     from_head += weight * (term not in own and in_head)
                     from_previous += weight * (term not in own and bool(before) and term in before[-1][1])
-                context = None
-                names_entry = head is not None and "_" in head[0] and not head[1] <= own  # "work_mem (integer)"
-                if head is not None and head[0] != sentence and (names_entry or from_head >= CONTEXT_SHARE * total):
-                    context = head[0]
+                # the context that supplies question terms is read with the sentence (its
+                # similarity window); a setting's entry heading is shown even when it supplies none
+                supplying = None
+                if head is not None and head[0] != sentence and from_head >= CONTEXT_SHARE * total:
+                    supplying = head[0]
                 elif before and from_previous >= CONTEXT_SHARE * total:
-                    context = before[-1][0]
+                    supplying = before[-1][0]
+                names_entry = head is not None and head[0] != sentence and "_" in head[0] and not head[1] <= own
+                context = supplying or (head[0] if names_entry else None)
                 typed = tuple(spans(sentence, kind, question)) if kind not in UNTYPED else ()
                 seen = found.get(sentence)  # overlapping chunks repeat sentences: keep the best supported
                 if seen is None or joint_support([credits], weights) > joint_support([seen["credits"]], weights):
@@ -162,11 +165,12 @@ def rank_candidates(
                         "credits": credits,
                         "spans": typed,
                         "context": context,
+                        "window": f"{supplying or ''} {sentence}".strip(),
                     }
             if is_heading(sentence):
                 head = (sentence, own)
             before = [*before, (sentence, own)][-len(NEAR_WEIGHTS) :]
-    windows = [f"{item['context'] or ''} {sentence}".strip() for sentence, item in found.items()]
+    windows = [item["window"] for item in found.values()]
     similarities = _similarities(question, windows, embeddings)
     ranked = []
     for (sentence, item), similarity in zip(found.items(), similarities, strict=True):
