@@ -71,13 +71,16 @@ CLAUSES = re.compile(
 )
 """Two clauses on one subject: "Which band released X and had Y?"."""
 
+
 # -- comparisons answered by value (generator) ------------------------------------------------------
-SMALLEST_DATE = re.compile(r"\b(older|oldest|earlier|earliest|first|before|sooner)\b", re.I)
-LARGEST_DATE = re.compile(r"\b(younger|youngest|later|latest|newer|newest|recently|last|after)\b", re.I)
-LARGEST = re.compile(
-    r"\b(more|most|larger|largest|bigger|biggest|higher|highest|longer|longest|taller|greater)\b", re.I
-)
-SMALLEST = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|lower|lowest|shorter|shortest)\b", re.I)
+def _any_word(words: str) -> re.Pattern:
+    return re.compile(rf"\b({'|'.join(words.split())})\b", re.I)
+
+
+SMALLEST_DATE = _any_word("older oldest earlier earliest first before sooner")
+LARGEST_DATE = _any_word("younger youngest later latest newer newest recently last after")
+LARGEST = _any_word("more most larger largest bigger biggest higher highest longer longest taller greater")
+SMALLEST = _any_word("less least fewer fewest smaller smallest lower lowest shorter shortest")
 
 # -- the noun a question asks for (generator's short answer) -----------------------------------------
 WHICH_NOUN = re.compile(

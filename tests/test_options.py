@@ -7,7 +7,7 @@ from store.filters import ChunkFilter
 
 
 def test_a_number_like_filter_value_keeps_the_text_the_user_typed():
-    values = field_values(["version=2.10", "chunk_index=3", "title=[\"A\", \"B\"]"], "--filter")
+    values = field_values(["version=2.10", "chunk_index=3", 'title=["A", "B"]'], "--filter")
     assert values == {"version": "2.10", "chunk_index": "3", "title": ["A", "B"]}
     built = ChunkFilter.build(fields=values)
     assert dict(built.fields) == {"chunk_index": (3,), "title": ("A", "B"), "version": ("2.10",)}
