@@ -105,7 +105,7 @@ def rank_candidates(
     question: str,
     kind: AnswerType,
     evidence: Sequence[HopChunk],
-    term_weights: Mapping[str, float],
+    weights: Mapping[str, float],
     tuning: Tuning,
     avoid: Sequence[str] = (),
     embeddings: Embeddings | None = None,
@@ -116,13 +116,12 @@ def rank_candidates(
         question: the (standalone) question.
         kind: its expected answer type.
         evidence: the chunks, best first (a later chunk loses ``tuning.order_penalty`` per place).
-        term_weights: IDF per question term (see :func:`focus_weights`).
+        weights: the question's terms with their weights (:func:`focus_weights`).
         tuning: ``dense_share``, ``type_bonus``, ``relevance_bonus``, ``order_penalty``.
         avoid: sentences not to use (claims a grounding check rejected).
         embeddings: the collection's embedding model (LangChain ``Embeddings``), for the
             sentence–question similarity; ``None`` ranks on words alone.
     """
-    weights = focus_weights(question, term_weights)
     found: dict[str, dict] = {}
     total = sum(weights.values())
     for rank, chunk in enumerate(evidence):

@@ -193,10 +193,8 @@ class ExtractiveGenerator:
         if mode == "answer" and not request.absent_terms and (comparison := compare(question, evidence)):
             return compared(comparison, focus_weights(question, request.term_weights))
         kind = expected_type(question)
-        ranked = rank_candidates(
-            question, kind, evidence, request.term_weights, self.tuning, request.avoid, self.embeddings
-        )
         weights = focus_weights(question, request.term_weights)
+        ranked = rank_candidates(question, kind, evidence, weights, self.tuning, request.avoid, self.embeddings)
         chosen = self.select(ranked, kind, weights)
         support = blended_support(chosen, weights, self.tuning)
         answerable = not request.absent_terms  # a question about a thing no document names
