@@ -15,9 +15,11 @@ from core.settings import Settings
 from core.text import identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import Deciders, build_deciders
+from deciders.llm import CallLimits
 from graph.context import RunContext
-from providers.chat import load_chat_model
+from providers.chat import is_local, load_chat_model, start_local_model
 from providers.embeddings import EmbeddingModel, load_embedding_model
+from providers.local_llm import LocalServer
 from providers.reranker import CrossEncoderReranker, load_reranker
 from store.chunks import Chunk, ChunkStore
 from store.embedded import embedded_postgres_url
@@ -50,6 +52,7 @@ class Services:
             self.__dict__["chat_model"] = chat_model
         self._deciders: dict[tuple, Deciders] = {}
         self._has_chunks = False
+        self._local_server: LocalServer | None = None
 
     @cached_property
     def database_url(self) -> str:
@@ -76,6 +79,10 @@ class Services:
 
     @cached_property
     def chat_model(self) -> BaseChatModel | None:
+        """The settings' chat model; a ``local`` one starts its server here (stopped by :meth:`close`)."""
+        if is_local(self.settings.chat_model):
+            model, self._local_server = start_local_model(self.settings)
+            return model
         return load_chat_model(self.settings)
 
     def require_chunks(self) -> None:
@@ -149,15 +156,26 @@ class Services:
         mode = context.deciders
         if mode == "llm" and self.chat_model is None:
             raise ConfigurationError(
-                "deciders=llm needs a chat model: set OPENAI_API_KEY or AGENTIC_RAG_CHAT_MODEL, or use deciders=rules"
+                "deciders=llm needs a chat model: set OPENAI_API_KEY or AGENTIC_RAG_CHAT_MODEL "
+                "(local: `agentic-rag model install`, then AGENTIC_RAG_CHAT_MODEL=local), or use deciders=rules"
             )
         use_llm = mode == "llm" or (mode == "auto" and self.chat_model is not None)
         key = ("llm",) if use_llm else ("rules", context.min_relevance)
         if key not in self._deciders:
             model = self.chat_model if use_llm else None
-            self._deciders[key] = build_deciders(model, self.tuning, context.min_relevance, self.embedding.embeddings)
+            limits = CallLimits(
+                self.settings.llm_timeout_s,
+                self.settings.llm_max_retries,
+                self.settings.llm_concurrency,
+                self.settings.llm_grading,
+            )
+            embeddings = self.embedding.embeddings
+            self._deciders[key] = build_deciders(model, self.tuning, context.min_relevance, embeddings, limits)
         return self._deciders[key]
 
     def close(self) -> None:
         if "store" in self.__dict__:
             self.store.close()
+        if self._local_server is not None:
+            self._local_server.close()
+            self._local_server = None

@@ -51,3 +51,8 @@ class CollectionNotFoundError(AgenticRagError, exit_code=8):
 
 class InvalidAnswerError(AgenticRagError, exit_code=9):
     """A review (interrupt) did not accept the answer given; the thread still waits for one."""
+
+
+class LocalModelError(AgenticRagError, exit_code=10):
+    """The local model cannot be installed or served (runtime missing, file missing or corrupt,
+    port busy, server not ready or gone)."""

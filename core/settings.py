@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -42,9 +43,28 @@ class Settings(BaseSettings):
     """Default source allowlist of the collection: comma-separated glob patterns (a run's
     ``sources`` replaces it)."""
     chat_model: str | None = None
-    """Chat model for the LLM deciders: an OpenAI model name (``gpt-4o-mini``) or an
-    ``init_chat_model`` string (``anthropic:claude-…``, ``ollama:llama3.1``). When unset and
+    """Chat model for the LLM deciders: an OpenAI model name (``gpt-4o-mini``; any
+    OpenAI-compatible server through ``OPENAI_BASE_URL``), an ``init_chat_model`` string
+    (``anthropic:claude-…``, ``ollama:llama3.1``), or ``local`` / ``local:<name or .gguf path>``
+    for a llama.cpp server started on 127.0.0.1 (see :mod:`providers.local_llm`). When unset and
     ``OPENAI_API_KEY`` is set, ``gpt-4o-mini`` is used; when neither is set, deciders are model-free."""
+    llm_timeout_s: float = Field(default=60.0, gt=0)
+    """Longest one model call may take, in seconds (also cut to the question's remaining time)."""
+    llm_max_retries: int = Field(default=1, ge=0, le=5)
+    """Retries of a model call that failed with a connection error, timeout or rate limit."""
+    llm_concurrency: int = Field(default=1, ge=1, le=32)
+    """Model calls in flight at once (per-chunk grading); 1 suits a single-slot local server."""
+    llm_grading: Literal["batch", "per_chunk"] = "batch"
+    """``batch``: one model call grades all chunks of a hop and the evidence's sufficiency;
+    ``per_chunk``: one call per chunk (``llm_concurrency`` at once), then one for sufficiency."""
+    models_dir: Path = Field(default_factory=lambda: default_data_dir() / "models")
+    """Where ``agentic-rag model install`` puts GGUF files and ``local:<name>`` finds them."""
+    local_port: int = Field(default=0, ge=0, le=65535)
+    """Port of the local model server on 127.0.0.1 (0: a free port)."""
+    local_context: int = Field(default=8192, ge=512)
+    """Context window of the local model server, in tokens."""
+    local_threads: int | None = None
+    """CPU threads of the local model server (unset: all cores)."""
     openai_api_key: str | None = Field(default=None, validation_alias="OPENAI_API_KEY")
     openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
     chunk_size: int = 1200

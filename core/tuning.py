@@ -98,8 +98,10 @@ class Tuning:
     # -- LLM deciders ---------------------------------------------------------------------------
     llm_passage_chars: int = 2000
     """Longest passage text shown to a model, in characters."""
-    llm_grade_concurrency: int = 8
-    """Chunks graded by the model at once."""
+    llm_decision_tokens: int = 200
+    """Most tokens a model may write for one decision (route, grades, links, grounding, queries)."""
+    llm_answer_tokens: int = 400
+    """Most tokens a model may write for one answer."""
     max_sub_questions: int = 4
     """Most sub-questions a decomposition may have."""
 

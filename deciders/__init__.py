@@ -18,6 +18,7 @@ from deciders.generator import ExtractiveGenerator, Generator, LLMGenerator
 from deciders.grader import Grader, LexicalGrader, LLMGrader
 from deciders.grounder import Grounder, LexicalGrounder, LLMGrounder
 from deciders.link_chooser import LinkChooser, LLMLinkChooser, RankedLinkChooser
+from deciders.llm import DEFAULT_LIMITS, CallLimits
 from deciders.reformulator import FeedbackReformulator, LLMReformulator, Reformulator
 from deciders.router import LLMRouter, Router, RuleRouter
 
@@ -41,10 +42,12 @@ def build_deciders(
     tuning: Tuning = TUNING,
     min_relevance: float = 0.4,
     embeddings: Embeddings | None = None,
+    limits: CallLimits = DEFAULT_LIMITS,
 ) -> Deciders:
     """The model-free deciders when ``model`` is ``None`` (``min_relevance`` is the lexical
     grader's threshold; ``embeddings``, the collection's model, lets the extractive generator
-    rank sentences by similarity too), else the LLM deciders over ``model``."""
+    rank sentences by similarity too), else the LLM deciders over ``model``, calling it within
+    ``limits``."""
     if model is None:
         return Deciders(
             router=RuleRouter(),
@@ -57,14 +60,14 @@ def build_deciders(
             expander=NoExpander(),
         )
     return Deciders(
-        router=LLMRouter(model),
-        grader=LLMGrader(model, tuning),
-        reformulator=LLMReformulator(model, tuning),
-        link_chooser=LLMLinkChooser(model),
-        generator=LLMGenerator(model, tuning),
-        grounder=LLMGrounder(model, tuning),
-        decomposer=LLMDecomposer(model, tuning),
-        expander=LLMExpander(model),
+        router=LLMRouter(model, tuning, limits),
+        grader=LLMGrader(model, tuning, limits, min_relevance),
+        reformulator=LLMReformulator(model, tuning, limits),
+        link_chooser=LLMLinkChooser(model, tuning, limits),
+        generator=LLMGenerator(model, tuning, limits),
+        grounder=LLMGrounder(model, tuning, limits),
+        decomposer=LLMDecomposer(model, tuning, limits),
+        expander=LLMExpander(model, tuning, limits),
     )
 
 

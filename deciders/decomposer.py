@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from core.tuning import TUNING, Tuning
 from deciders.lexicon import BOTH, CHOICE, CLAUSES, MODEL_FREE
-from deciders.llm import LLMDecider, ask_structured
+from deciders.llm import LLMDecider
 from prompts import decomposer as prompts
 
 
@@ -83,7 +83,7 @@ class LLMDecomposer(LLMDecider):
 
     def decompose(self, question: str) -> Decomposition:
         user = prompts.USER.format(question=question)
-        out, note = ask_structured(self.model, DecomposeOut, prompts.SYSTEM, user)
+        out, note = self.ask(DecomposeOut, prompts.SYSTEM, user)
         subs = [q.strip() for q in out.sub_questions if q.strip()] if out else []
         if out is not None and not subs:
             return Decomposition([], "the model found nothing to split", self.name)

@@ -12,7 +12,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel
 
 from deciders.lexicon import MODEL_FREE
-from deciders.llm import LLMDecider, ask_structured
+from deciders.llm import LLMDecider
 from prompts import expander as prompts
 
 ExpansionKind = Literal["multi_query", "hyde", "step_back"]
@@ -66,7 +66,7 @@ class LLMExpander(LLMDecider):
 
     def expand(self, question: str, kind: ExpansionKind) -> Expansion:
         user = prompts.USER.format(question=question)
-        out, note = ask_structured(self.model, ExpandOut, self.SYSTEMS[kind], user)
+        out, note = self.ask(ExpandOut, self.SYSTEMS[kind], user, self.tuning.llm_answer_tokens)
         queries = [q.strip() for q in (out.queries if out else []) if q.strip() and len(q) <= MAX_QUERY_CHARS]
         queries = [q for q in dict.fromkeys(queries) if q != question][: self.LIMITS[kind]]
         if not queries:

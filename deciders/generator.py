@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Mapping, Protocol, Sequence
 
 from langchain_core.embeddings import Embeddings
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage
 
 from core.text import coverage, is_heading, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
@@ -43,7 +43,7 @@ from deciders.lexicon import (
     WHICH_NOUN,
     WORD,
 )
-from deciders.llm import LLMDecider, format_conversation, format_evidence, short_error
+from deciders.llm import LLMDecider, format_conversation, format_evidence
 from deciders.router import classify_complexity
 from prompts import generator as prompts
 
@@ -310,11 +310,9 @@ class LLMGenerator(LLMDecider):
             user += prompts.AVOID.format(claims="\n".join(f"- {claim}" for claim in request.avoid))
         if mode == "answer":
             user += prompts.ANSWER_FORMAT
-        try:
-            text = str(self.model.invoke([SystemMessage(system), HumanMessage(user)]).content).strip()
-            failure = None if text else "empty reply"
-        except Exception as exc:
-            text, failure = "", f"model call failed ({short_error(exc)})"
+        text, failure = self.ask_text(system, user, self.tuning.llm_answer_tokens)
+        text = text or ""
+        failure = failure or (None if text else "empty reply")
         if text.strip(" .`'\"").lower() in {"null", "none", "{}", "[]", "n/a"}:
             failure = failure or f"no answer in the reply ({text!r})"
         short = None

@@ -3,8 +3,8 @@ suffice to answer it?
 
 * :class:`LexicalGrader` — judges a chunk by its retrieval score and its coverage of the
   question's terms (or, on a later hop, of the query or entity that found it).
-* :class:`LLMGrader` — asks the model about each chunk (concurrently), then once about the
-  evidence as a whole.
+* :class:`LLMGrader` — asks the model once per hop which chunks are relevant and whether the
+  evidence suffices (or once per chunk, then once about the evidence).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from core.text import coverage, normalise_query, term_set
 from core.tuning import TUNING, Tuning
 from deciders.chunks import HopChunk
 from deciders.lexicon import MODEL_FREE
-from deciders.llm import LLMDecider, ask_structured, format_evidence, provenance
+from deciders.llm import DEFAULT_LIMITS, CallLimits, LLMDecider, format_evidence, provenance
 from prompts import grader as prompts
 
 
@@ -104,23 +104,74 @@ class LexicalGrader:
 
 
 class ChunkOut(BaseModel):
-    """The LLM grader's reply about one chunk."""
+    """The LLM grader's reply about one chunk (per-chunk grading)."""
 
     relevant: bool
-    reason: str = ""
 
 
 class SufficientOut(BaseModel):
-    """The LLM grader's reply about the evidence as a whole."""
+    """The LLM grader's reply about the evidence as a whole (per-chunk grading)."""
 
     sufficient: bool
-    missing: str = ""
+
+
+class HopOut(BaseModel):
+    """The LLM grader's reply about a whole hop (batch grading)."""
+
+    relevant: list[int]
+    """Numbers of the hop's passages that help answer the question."""
+    sufficient: bool
+
+
+KEPT_CHARS = 400
+"""Characters of each kept evidence passage shown in a batch grading prompt (the new passages
+are shown up to ``llm_passage_chars``)."""
 
 
 class LLMGrader(LLMDecider):
-    """Grades the chunks of a hop concurrently (LangChain ``Runnable.batch``, at most
-    ``llm_grade_concurrency`` at once), then asks once whether the evidence suffices. An
-    unusable reply grades its chunk not relevant, or the evidence insufficient (with a note)."""
+    """Grades a hop with the model: by default in one call that lists the relevant passages and
+    says whether the evidence suffices (``CallLimits.grading = "batch"``), or one call per chunk
+    (``per_chunk``, ``CallLimits.concurrency`` at once, LangChain ``Runnable.batch``) and one
+    for sufficiency. A failed or unusable batch reply grades the hop with :class:`LexicalGrader`
+    (and says so); an unusable per-chunk reply grades that chunk not relevant."""
+
+    def __init__(self, model, tuning: Tuning = TUNING, limits: CallLimits = DEFAULT_LIMITS, min_relevance: float = 0.4):
+        super().__init__(model, tuning, limits)
+        self._fallback = LexicalGrader(min_relevance, tuning)
+
+    def grade(self, question: str, query: str, chunks: Sequence[HopChunk], evidence: Sequence[HopChunk]) -> Grading:
+        if self.limits.grading == "per_chunk":
+            return self._grade_per_chunk(question, query, chunks, evidence)
+        chars = self.tuning.llm_passage_chars
+        user = prompts.HOP_USER.format(
+            question=question,
+            query=self._search_note(question, query),
+            kept="\n".join(f"- {provenance(c)}: {c['text'][:KEPT_CHARS]}" for c in evidence) or "(none yet)",
+            passages="\n\n".join(
+                f"[{i}] {provenance(c)}{self._via(c)}\n{c['text'][:chars]}" for i, c in enumerate(chunks, 1)
+            ),
+        )
+        out, note = self.ask(HopOut, prompts.HOP_SYSTEM, user, self.tuning.llm_decision_tokens)
+        if out is None:
+            grading = self._fallback.grade(question, query, chunks, evidence)
+            grading.note = f"{note}; model-free grading instead"
+            return grading
+        chosen = set(out.relevant)
+        verdicts = [ChunkVerdict(c["chunk_id"], i in chosen, float(i in chosen)) for i, c in enumerate(chunks, 1)]
+        sufficient = out.sufficient and (bool(evidence) or bool(chosen))
+        return Grading(verdicts, sufficient, self.name)
+
+    @staticmethod
+    def _via(chunk: HopChunk) -> str:
+        return (
+            f"; reached through a link to '{chunk['via']}', which the kept evidence mentions"
+            if chunk.get("via")
+            else ""
+        )
+
+    @staticmethod
+    def _search_note(question: str, query: str) -> str:
+        return "" if normalise_query(query) == normalise_query(question) else prompts.SEARCH_NOTE.format(query=query)
 
     def _grade_one(self, args: tuple[str, str, HopChunk]) -> tuple[ChunkOut | None, str | None]:
         question, query, chunk = args
@@ -129,11 +180,13 @@ class LLMGrader(LLMDecider):
         user = prompts.CHUNK_USER.format(
             question=question, query=query, title=provenance(chunk), text=chunk["text"][: self.tuning.llm_passage_chars]
         )
-        return ask_structured(self.model, ChunkOut, prompts.CHUNK_SYSTEM, user)
+        return self.ask(ChunkOut, prompts.CHUNK_SYSTEM, user)
 
-    def grade(self, question: str, query: str, chunks: Sequence[HopChunk], evidence: Sequence[HopChunk]) -> Grading:
+    def _grade_per_chunk(
+        self, question: str, query: str, chunks: Sequence[HopChunk], evidence: Sequence[HopChunk]
+    ) -> Grading:
         results = RunnableLambda(self._grade_one).batch(
-            [(question, query, c) for c in chunks], config={"max_concurrency": self.tuning.llm_grade_concurrency}
+            [(question, query, c) for c in chunks], config={"max_concurrency": self.limits.concurrency}
         )
         notes = []
         verdicts = []
@@ -148,7 +201,7 @@ class LLMGrader(LLMDecider):
             user = prompts.SUFFICIENT_USER.format(
                 question=question, evidence=format_evidence(kept, self.tuning.llm_passage_chars)
             )
-            out, note = ask_structured(self.model, SufficientOut, prompts.SUFFICIENT_SYSTEM, user)
+            out, note = self.ask(SufficientOut, prompts.SUFFICIENT_SYSTEM, user)
             sufficient = bool(out and out.sufficient)
             if note:
                 notes.append(f"sufficiency: {note}; treated as insufficient")

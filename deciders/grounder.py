@@ -2,7 +2,7 @@
 
 * :class:`LexicalGrounder` — a claim (answer sentence) is supported when the chunks it cites hold
   at least ``min_support`` of its content terms.
-* :class:`LLMGrounder` — asks the model; an unusable reply falls back to the lexical check.
+* :class:`LLMGrounder` — asks the model when the lexical check finds an unsupported claim.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from core.tuning import TUNING, Tuning
 from deciders.chunks import HopChunk
 from deciders.generator import NO_ANSWER
 from deciders.lexicon import MARK_RUN, MARKS, MODEL_FREE
-from deciders.llm import LLMDecider, ask_structured
+from deciders.llm import LLMDecider
 from prompts import grounder as prompts
 
 
@@ -73,19 +73,23 @@ class GroundOut(BaseModel):
 
 
 class LLMGrounder(LLMDecider):
-    """Asks the model which claims of the answer the cited passages do not support; an
-    unusable reply falls back to :class:`LexicalGrounder` (and says so)."""
+    """Runs :class:`LexicalGrounder` first and returns its verdict when every claim passes (the
+    words of each claim are in its sources: no model call); otherwise asks the model which
+    claims the cited passages do not support. An unusable reply keeps the lexical verdict (and
+    says so)."""
 
     fallback = LexicalGrounder
 
     def check(self, answer: str, cited: Sequence[tuple[int, HopChunk]]) -> Grounding:
+        lexical = self._fallback.check(answer, cited)
+        if not lexical.unsupported:  # every claim's words are in its sources: no call needed
+            return lexical
         chars = self.tuning.llm_passage_chars
         evidence = "\n\n".join(f"[{mark}] ({c['title']}) {c['text'][:chars]}" for mark, c in cited)
         user = prompts.USER.format(answer=answer, evidence=evidence or "(no evidence cited)")
-        out, note = ask_structured(self.model, GroundOut, prompts.SYSTEM, user)
+        out, note = self.ask(GroundOut, prompts.SYSTEM, user)
         if out is None:
-            grounding = self._fallback.check(answer, cited)
-            grounding.note = f"{note}; lexical check instead"
-            return grounding
+            lexical.note = f"{note}; lexical check instead"
+            return lexical
         unsupported = [claim.strip() for claim in out.unsupported if claim.strip()]
         return Grounding(unsupported, max(len(unsupported), len(sentences(answer))), self.name)

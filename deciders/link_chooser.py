@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from deciders.chunks import HopChunk
 from deciders.lexicon import MODEL_FREE
-from deciders.llm import LLMDecider, ask_structured
+from deciders.llm import LLMDecider, brief
 from prompts import link_chooser as prompts
 
 
@@ -53,7 +53,7 @@ class LinksOut(BaseModel):
 
     follow: list[int]
     """1-based numbers of the candidates to follow, best first."""
-    reason: str = ""
+    reason: brief(120) = ""
 
 
 CANDIDATE_CHARS = 400
@@ -71,7 +71,7 @@ class LLMLinkChooser(LLMDecider):
             for i, c in enumerate(candidates, 1)
         )
         user = prompts.USER.format(question=question, k=k, candidates=offered)
-        out, note = ask_structured(self.model, LinksOut, prompts.SYSTEM, user)
+        out, note = self.ask(LinksOut, prompts.SYSTEM, user)
         if out is None:
             return LinkChoice(best, "fallback: best-ranked links", self.name, note)
         picks = [n - 1 for n in out.follow]

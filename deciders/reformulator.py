@@ -12,13 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
-from langchain_core.messages import HumanMessage, SystemMessage
-
 from core.text import coverage, names, normalise_query, sentences, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
 from deciders.chunks import HopChunk
 from deciders.lexicon import MODEL_FREE, MONTHS, QUESTION_WORD
-from deciders.llm import LLMDecider, format_evidence, short_error
+from deciders.llm import LLMDecider, format_evidence
 from prompts import reformulator as prompts
 
 
@@ -137,10 +135,9 @@ class LLMReformulator(LLMDecider):
             tried="\n".join(f"- {q}" for q in tried) or "(none)",
             evidence=format_evidence(list(evidence) or list(last_chunks), self.tuning.llm_passage_chars),
         )
-        try:
-            reply = str(self.model.invoke([SystemMessage(prompts.SYSTEM), HumanMessage(user)]).content)
-        except Exception as exc:
-            return Reformulation(keep, "fallback: keep the query", self.name, f"model call failed ({short_error(exc)})")
+        reply, note = self.ask_text(prompts.SYSTEM, user, self.tuning.llm_decision_tokens)
+        if reply is None:
+            return Reformulation(keep, "fallback: keep the query", self.name, note)
         lines = [line.strip().strip("\"'`").strip() for line in reply.strip().splitlines() if line.strip()]
         query = lines[0] if lines else ""
         if not query or len(query) > MAX_QUERY_CHARS:

@@ -31,7 +31,7 @@ from deciders.lexicon import (
     SMALL_TALK,
     WORD,
 )
-from deciders.llm import LLMDecider, ask_structured, format_conversation
+from deciders.llm import LLMDecider, brief, format_conversation
 from prompts import router as prompts
 
 RouteName = Literal["retrieve", "direct"]
@@ -150,17 +150,17 @@ class RuleRouter:
         )
 
 
+MAX_STANDALONE_CHARS = 500
+"""Longest rewritten question accepted (the JSON schema bounds it; a parsed longer one is dropped)."""
+
+
 class RouteOut(BaseModel):
     """The LLM router's reply."""
 
     route: Literal["retrieve", "direct"]
-    reason: str = ""
-    standalone_question: str = ""
+    standalone_question: brief(MAX_STANDALONE_CHARS) = ""
     complexity: Literal["single", "multi"] = "multi"
-
-
-MAX_STANDALONE_CHARS = 2000
-"""A longer rewritten question is not a question: it is dropped."""
+    reason: brief(120) = ""
 
 
 class LLMRouter(LLMDecider):
@@ -169,11 +169,11 @@ class LLMRouter(LLMDecider):
 
     def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision:
         user = prompts.USER.format(conversation=format_conversation(conversation), question=question)
-        out, note = ask_structured(self.model, RouteOut, prompts.SYSTEM, user)
+        out, note = self.ask(RouteOut, prompts.SYSTEM, user)
         if out is None:
             return RouteDecision("retrieve", "fallback: retrieve when unsure", self.name, note)
         standalone = out.standalone_question.strip()
-        if standalone and (not conversation or standalone == question or len(standalone) > MAX_STANDALONE_CHARS):
+        if standalone and (not conversation or standalone == question or len(standalone) >= MAX_STANDALONE_CHARS):
             standalone = ""
         return RouteDecision(
             out.route,

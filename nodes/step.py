@@ -7,6 +7,7 @@ from typing import Callable
 
 from langgraph.runtime import Runtime
 
+from deciders.llm import llm_deadline
 from graph.context import RunContext, run_context, turn_context
 from graph.state import AgentState
 
@@ -17,7 +18,8 @@ def node(body: NodeBody | None = None, *, new_turn: bool = False) -> Callable:
     """Wrap a node body ``(state, ctx) -> update`` into a LangGraph node ``(state, runtime)``.
 
     The wrapper resolves the run settings (``ctx``: the ones the question started with, or for
-    the node that opens a turn, ``new_turn``, the run's), times the body, and charges the time
+    the node that opens a turn, ``new_turn``, the run's), bounds the body's model calls by the
+    question's remaining time (:func:`deciders.llm.llm_deadline`), times the body, and charges the time
     to the question (``elapsed_ms``, plus any ``elapsed_ms`` the body reports for work done
     elsewhere, such as parallel searches) and to each hop trace entry the body returns without
     a time of its own.
@@ -26,12 +28,13 @@ def node(body: NodeBody | None = None, *, new_turn: bool = False) -> Callable:
     def wrap(fn: NodeBody) -> Callable:
         def run(state: AgentState, runtime: Runtime[RunContext]) -> dict:
             ctx = run_context(runtime.context) if new_turn else turn_context(state, runtime.context)
+            before = 0.0 if new_turn else state.get("elapsed_ms", 0.0)
             start = time.perf_counter()
-            update = fn(state, ctx)
+            with llm_deadline(ctx.time_limit_s - before / 1000):
+                update = fn(state, ctx)
             ms = round((time.perf_counter() - start) * 1000, 2)
             if isinstance(update.get("trace"), list):
                 update["trace"] = [{"elapsed_ms": ms, **entry} for entry in update["trace"]]
-            before = 0.0 if new_turn else state.get("elapsed_ms", 0.0)
             update["elapsed_ms"] = before + update.get("elapsed_ms", 0.0) + ms
             return update
 

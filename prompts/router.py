@@ -9,8 +9,8 @@ also rewrite it as a self-contained question; otherwise leave "standalone_questi
 For "retrieve", say how much retrieval it needs: "single" when one passage about one named thing
 can answer it, "multi" when it chains facts (the X of the Y that …) or compares several things.
 Reply with JSON only:
-{"route": "retrieve" | "direct", "reason": "<a few words>", "standalone_question": "<question or empty>",
- "complexity": "single" | "multi"}"""
+{"route": "retrieve" | "direct", "standalone_question": "<question or empty>", "complexity": "single" | "multi",
+ "reason": "<a few words>"}"""
 
 USER = """Conversation so far:
 {conversation}

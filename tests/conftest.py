@@ -65,6 +65,10 @@ class ScriptedChatModel(BaseChatModel):
     ``replies`` maps ``route`` / ``grade`` / ``sufficient`` / ``reformulate`` / ``links`` /
     ``ground`` / ``decompose`` / ``expand`` / ``generate`` to a string or a function of the prompt text. It
     has no tool calling, so the deciders' JSON-fallback path is the one exercised.
+
+    A batch grading prompt (one per hop, counted as ``grade_hop``) is answered by the ``grade_hop``
+    reply when one is given, else composed from the per-chunk ones: the ``grade`` reply applied
+    to each passage of the hop, and the ``sufficient`` reply.
     """
 
     replies: dict[str, Any]
@@ -77,6 +81,7 @@ class ScriptedChatModel(BaseChatModel):
     def _kind(self, system: str) -> str:
         table = {
             router.SYSTEM: "route",
+            grader.HOP_SYSTEM: "grade_hop",
             grader.CHUNK_SYSTEM: "grade",
             grader.SUFFICIENT_SYSTEM: "sufficient",
             reformulator.SYSTEM: "reformulate",
@@ -95,9 +100,33 @@ class ScriptedChatModel(BaseChatModel):
     def _generate(self, messages: list[BaseMessage], stop=None, run_manager=None, **kwargs) -> ChatResult:
         kind = self._kind(str(messages[0].content))
         self.calls[kind] = self.calls.get(kind, 0) + 1
-        reply = self.replies.get(kind, "")
-        text = reply(str(messages[-1].content)) if callable(reply) else reply
+        prompt = str(messages[-1].content)
+        if kind == "grade_hop" and kind not in self.replies:
+            text = self._compose_hop(prompt)
+        else:
+            reply = self.replies.get(kind, "")
+            text = reply(prompt) if callable(reply) else reply
         return ChatResult(generations=[ChatGeneration(message=AIMessage(text))])
+
+    def _reply(self, kind: str, prompt: str) -> str:
+        reply = self.replies.get(kind, "")
+        return reply(prompt) if callable(reply) else reply
+
+    def _compose_hop(self, prompt: str) -> str:
+        question = prompt.split("\n", 1)[0]
+        passages = re.split(r"\n\n(?=\[\d+\] )", prompt.split("Passages:\n", 1)[1])
+        relevant = []
+        for number, passage in enumerate(passages, 1):
+            try:
+                if json.loads(self._reply("grade", f"{question}\n\nPassage {passage}")).get("relevant"):
+                    relevant.append(number)
+            except ValueError:
+                pass
+        try:
+            sufficient = bool(json.loads(self._reply("sufficient", prompt)).get("sufficient"))
+        except ValueError:
+            return "not json"
+        return json.dumps({"relevant": relevant, "sufficient": sufficient})
 
 
 def scripted(**replies: Any) -> ScriptedChatModel:

@@ -146,20 +146,20 @@ def test_llm_that_never_finds_relevance_and_repeats_its_query_terminates(make_ap
     assert result["hops"] == 2 and result["retries"] == 2
     assert [h["query"] for h in result["trace"]] == ["Which league does Donnie Smith play in?", "the same query"]
     assert all(not v for h in result["trace"] for v in h["verdicts"].values())
-    assert model.calls["grade"] == 10  # 5 chunks × 2 hops, each chunk graded once
+    assert model.calls["grade_hop"] == 2  # one grading call per hop
     assert model.calls["generate"] == 1
 
 
 def test_llm_garbage_becomes_the_conservative_choice_and_is_recorded(make_app):
     model = scripted(route="¯\\_(ツ)_/¯", grade="maybe?", sufficient="", reformulate="", generate="")
     app = make_app(collection="hotpot_smoke", chat_model=model)
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
     result = app.ask("Which league does Donnie Smith play in?", context=RunContext(deciders="llm"))
     assert result["route"] == "retrieve"
-    assert result["stop_reason"] == "repeated_query"  # empty rewrite keeps the query
     assert any(n.startswith("route:") for n in result["notes"])
-    assert any("graded not relevant" in n for n in result["notes"])
+    assert any(n.startswith("grade") and "model-free grading instead" in n for n in result["notes"])
     assert any(n.startswith("generate:") and "extractive" in n for n in result["notes"])
-    assert result["answer"].startswith("The documents do not contain")
+    assert result["status"] == "done" and result["short_answer"] == "Major League Soccer"  # model-free steps
 
 
 def test_llm_deciders_answer_with_citations(make_app):

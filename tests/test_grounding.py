@@ -46,9 +46,16 @@ def test_ungrounded_answer_is_regenerated_once_then_returned_with_its_claims_and
     assert 0 <= result["confidence"] < grounded["confidence"] <= 1
 
 
-def test_garbage_grounding_reply_falls_back_to_the_lexical_check(make_app):
-    app, _ = llm_app(make_app, generate="Major League Soccer [1].", ground="looks fine to me")
+def test_lexically_supported_answer_needs_no_model_grounding_call(make_app):
+    app, model = llm_app(make_app, generate="Major League Soccer [1].", ground="never asked")
     result = app.ask(DONNIE, context=RunContext(deciders="llm"))
+    assert "ground" not in model.calls and result["unsupported_claims"] == []
+
+
+def test_garbage_grounding_reply_falls_back_to_the_lexical_check(make_app):
+    app, model = llm_app(make_app, generate="Donnie Smith won the Ballon d'Or [1].", ground="looks fine to me")
+    result = app.ask(DONNIE, context=RunContext(deciders="llm"))
+    assert model.calls["ground"] >= 1  # the lexical check failed, so the model was asked
     assert any(n.startswith("check_grounding:") and "lexical check instead" in n for n in result["notes"])
 
 

@@ -9,6 +9,8 @@ from conftest import scripted
 
 from core.tuning import Tuning
 from deciders.grader import LexicalGrader, LLMGrader
+from deciders.lexicon import MODEL_FREE
+from deciders.llm import CallLimits
 
 QUESTION = "Which league does Donnie Smith play in?"
 
@@ -60,27 +62,63 @@ def test_later_hop_counts_the_query_or_followed_entity_and_the_evidence_together
     assert not grader.grade(question, "Mountrail County seat located", [county], []).sufficient
 
 
-def test_llm_grader_grades_each_chunk_then_asks_about_sufficiency():
-    def grade(prompt: str) -> str:
-        return json.dumps({"relevant": "Donnie Smith plays" in prompt, "reason": "checked"})
+PER_CHUNK = CallLimits(grading="per_chunk")
 
-    model = scripted(grade=grade, sufficient='{"sufficient": true}')
+
+def donnie_grade(prompt: str) -> str:
+    return json.dumps({"relevant": "Donnie Smith plays" in prompt})
+
+
+def test_llm_grader_grades_a_hop_in_one_call():
+    model = scripted(grade_hop='{"relevant": [1], "sufficient": true}')
     grading = LLMGrader(model).grade(QUESTION, QUESTION, [ANSWER, OFF_TOPIC], [])
+    assert [(v.relevant, v.score) for v in grading.verdicts] == [(True, 1.0), (False, 0.0)]
+    assert grading.sufficient and grading.note is None and model.calls == {"grade_hop": 1}
+
+
+def test_llm_grader_batch_prompt_numbers_the_passages_and_shows_kept_evidence_briefly():
+    prompts_seen = []
+    model = scripted(grade_hop=lambda p: prompts_seen.append(p) or '{"relevant": [2], "sufficient": false}')
+    kept = chunk("kept", "Kept page", "K" * 1000)
+    grading = LLMGrader(model).grade(QUESTION, "Donnie Smith league", [OFF_TOPIC, ANSWER], [kept])
+    assert [v.relevant for v in grading.verdicts] == [False, True] and not grading.sufficient
+    prompt = prompts_seen[0]
+    assert "[1] title: Tungsten" in prompt and "[2] title: Donnie Smith" in prompt
+    assert "found by the search: Donnie Smith league" in prompt and "K" * 400 in prompt and "K" * 401 not in prompt
+
+
+@pytest.mark.parametrize("reply", ["I think so", '{"relevant": "yes"}', ""])
+def test_llm_grader_unusable_batch_reply_grades_the_hop_model_free(reply):
+    grading = LLMGrader(scripted(grade_hop=reply)).grade(QUESTION, QUESTION, [ANSWER, OFF_TOPIC], [])
+    assert [v.relevant for v in grading.verdicts] == [True, False]  # the lexical grader's verdicts
+    assert grading.decider == MODEL_FREE and grading.note.endswith("model-free grading instead")
+
+
+def test_llm_grader_nothing_relevant_and_nothing_kept_is_never_sufficient():
+    grading = LLMGrader(scripted(grade_hop='{"relevant": [], "sufficient": true}')).grade(
+        QUESTION, QUESTION, [ANSWER], []
+    )
+    assert not grading.sufficient
+
+
+def test_llm_grader_per_chunk_grades_each_chunk_then_asks_about_sufficiency():
+    model = scripted(grade=donnie_grade, sufficient='{"sufficient": true}')
+    grading = LLMGrader(model, limits=PER_CHUNK).grade(QUESTION, QUESTION, [ANSWER, OFF_TOPIC], [])
     assert [(v.relevant, v.score) for v in grading.verdicts] == [(True, 1.0), (False, 0.0)]
     assert grading.sufficient and grading.note is None and model.calls == {"grade": 2, "sufficient": 1}
 
 
 @pytest.mark.parametrize("sufficient", ["not json", '{"sufficient": true}'])
-def test_llm_grader_garbage_is_not_relevant_and_nothing_kept_is_never_sufficient(sufficient):
+def test_llm_grader_per_chunk_garbage_is_not_relevant_and_nothing_kept_is_never_sufficient(sufficient):
     model = scripted(grade="I think so", sufficient=sufficient)
-    grading = LLMGrader(model).grade(QUESTION, QUESTION, [ANSWER], [])
+    grading = LLMGrader(model, limits=PER_CHUNK).grade(QUESTION, QUESTION, [ANSWER], [])
     assert not grading.verdicts[0].relevant and not grading.sufficient
     assert grading.note.startswith("donnie: invalid reply") and grading.note.endswith("graded not relevant")
     assert "sufficient" not in model.calls  # no evidence kept: the sufficiency question is not asked
 
 
-def test_llm_grader_garbage_sufficiency_is_insufficient_with_a_note():
+def test_llm_grader_per_chunk_garbage_sufficiency_is_insufficient_with_a_note():
     model = scripted(grade='{"relevant": true}', sufficient="maybe")
-    grading = LLMGrader(model, Tuning(llm_grade_concurrency=1)).grade(QUESTION, QUESTION, [ANSWER], [])
+    grading = LLMGrader(model, limits=PER_CHUNK).grade(QUESTION, QUESTION, [ANSWER], [])
     assert grading.verdicts[0].relevant and not grading.sufficient
     assert grading.note.startswith("sufficiency: invalid reply") and grading.note.endswith("treated as insufficient")
