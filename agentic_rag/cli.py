@@ -3,57 +3,52 @@
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import sys
 import uuid
 import warnings
-from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Iterator, Optional
+from typing import Annotated, Optional
 
 import typer
 
-from agentic_rag.options import field_values, parse_answer, resume_command, settings_from, split_fields
-from agentic_rag.output import checkpoint_line, graph_summary, print_ingest, print_result, print_rows, thread_line
+from agentic_rag.demo import demo
+from agentic_rag.models_cli import models
+from agentic_rag.options import (
+    AsJson,
+    Collection,
+    DataDir,
+    Deciders,
+    Embedding,
+    ThreadId,
+    field_values,
+    open_app,
+    parse_answer,
+    resume_command,
+    settings_from,
+    split_fields,
+)
+from agentic_rag.output import checkpoint_line, print_ingest, print_result, print_rows, thread_line
 from core.errors import AgenticRagError, ConfigurationError
-from core.settings import Settings
 from graph.context import RunContext
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.")
-
-DEMO_COLLECTION = "pydocs"
-DEMO_QUESTIONS = (
-    "Hello!",
-    "What does functools.lru_cache do?",
-    "What is the difference between break and continue in a loop?",
-    "How does the with statement use __enter__ and __exit__?",
-    "Who won the 2018 FIFA World Cup?",
-)
-
-DataDir = Annotated[
-    Optional[Path],
-    typer.Option("--data-dir", help="Data folder (default $XDG_DATA_HOME/agentic-rag; env AGENTIC_RAG_DATA_DIR)."),
-]
-Collection = Annotated[
-    Optional[str], typer.Option("--collection", help="Chunk collection (env AGENTIC_RAG_COLLECTION).")
-]
-Embedding = Annotated[Optional[str], typer.Option("--embedding", help="'wordllama' or 'openai:<model>'.")]
-Deciders = Annotated[Optional[str], typer.Option("--deciders", help="auto | llm | rules.")]
-AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
-ThreadId = Annotated[str, typer.Argument(help="Thread id (see `agentic-rag threads`).")]
+app.add_typer(models, name="model")
+app.command()(demo)
 
 
-@contextmanager
-def _app(settings: Settings) -> Iterator:
-    """The application for one command, closed (database connections released) afterwards."""
-    from agentic_rag.app import App  # heavy imports only once arguments are valid
-
-    application = App(settings)
-    try:
-        yield application
-    finally:
-        application.close()
+@app.callback()
+def _global_options(
+    chat_model: Annotated[
+        Optional[str],
+        typer.Option("--chat-model", help="Chat model of the LLM deciders, e.g. 'local' (env AGENTIC_RAG_CHAT_MODEL)."),
+    ] = None,
+) -> None:
+    """Agentic RAG over your documents."""
+    if chat_model:
+        os.environ["AGENTIC_RAG_CHAT_MODEL"] = chat_model
 
 
 @app.command()
@@ -73,7 +68,7 @@ def ingest(
 ) -> None:
     """Ingest files and folders; re-ingesting unchanged files adds nothing. A folder is mirrored:
     files deleted from it, or now excluded, have their chunks removed."""
-    with _app(settings_from(data_dir, collection, embedding)) as application:
+    with open_app(settings_from(data_dir, collection, embedding)) as application:
         report = application.ingest(paths, progress=sys.stderr.isatty(), exclude=exclude or ())
         total = application.services.store.count()
     print_ingest(report, application.settings.collection, total)
@@ -135,7 +130,7 @@ def ask(
         }
     )
     thread = thread or uuid.uuid4().hex
-    with _app(settings_from(data_dir, collection, embedding)) as application:
+    with open_app(settings_from(data_dir, collection, embedding)) as application:
         try:
             typer.echo(f"thread: {thread}", err=True)
             result = application.ask(question, thread_id=thread, context=context)
@@ -166,7 +161,7 @@ def resume(
     """Answer a thread's pending review, or finish a run that was interrupted (Ctrl-C, crash)."""
     from agentic_rag.app import NO_ANSWER
 
-    with _app(settings_from(data_dir, collection, embedding)) as application:
+    with open_app(settings_from(data_dir, collection, embedding)) as application:
         value = NO_ANSWER if answer is None else parse_answer(answer)
         result = application.resume(thread, value, checkpoint_id=checkpoint)
     print_result(
@@ -187,7 +182,7 @@ def threads(
     """Recent threads: status (done, interrupted for a review, unfinished), last update and question."""
     if status not in (None, "done", "interrupted", "unfinished"):
         raise ConfigurationError(f"--status {status!r}: use done, interrupted or unfinished")
-    with _app(settings_from(data_dir, None)) as application:
+    with open_app(settings_from(data_dir, None)) as application:
         print_rows(application.threads(limit, status), as_json, thread_line)
 
 
@@ -198,7 +193,7 @@ def history(
     data_dir: DataDir = None,
 ) -> None:
     """Every checkpoint of a thread: step, node, route, query, kept evidence, retries, stop."""
-    with _app(settings_from(data_dir, None)) as application:
+    with open_app(settings_from(data_dir, None)) as application:
         print_rows(application.history(thread), as_json, checkpoint_line)
 
 
@@ -217,7 +212,7 @@ def replay(
 ) -> None:
     """Time travel: continue a thread from an earlier checkpoint (its history forks there)."""
     updates = {name: parse_answer(raw) for name, raw in split_fields(set_ or [], "--set")}
-    with _app(settings_from(data_dir, collection, embedding)) as application:
+    with open_app(settings_from(data_dir, collection, embedding)) as application:
         result = application.replay(thread, checkpoint, updates or None)
     print_result(
         result, as_json, partial(resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
@@ -306,26 +301,6 @@ def evaluate(
     if not completed:
         typer.echo(f"interrupted after {len(records)} results; run the same command to continue", err=True)
         raise typer.Exit(130)
-
-
-@app.command()
-def demo(data_dir: DataDir = None) -> None:
-    """Ingest the Python reference manual and stdlib docs, then answer a few questions offline."""
-    from ingest.pydoc_corpus import pydoc_sources
-
-    settings = settings_from(data_dir, DEMO_COLLECTION)
-    with _app(settings) as application:
-        typer.echo(f"Ingesting the Python {sys.version.split()[0]} reference manual and module docs …")
-        report = application.ingest_sources(pydoc_sources(settings.chunk_size, settings.chunk_overlap))
-        typer.echo(
-            f"{report.files} documents ({report.unchanged} unchanged): {report.added} chunks added, "
-            f"{report.removed} removed; "
-            f"{application.services.store.count()} chunks in '{DEMO_COLLECTION}'{graph_summary(report)}\n"
-        )
-        for question in DEMO_QUESTIONS:
-            typer.echo(f"Q: {question}")
-            print_result(application.ask(question, context=RunContext(deciders="rules")), as_json=False)
-            typer.echo("")
 
 
 def main() -> None:

@@ -1,12 +1,15 @@
-"""Parsing the command line's option values: settings overrides, ``FIELD=VALUE`` items,
-``--answer``; and the ``resume`` command to print for a thread."""
+"""The command line's shared options and their parsing: settings overrides, ``FIELD=VALUE`` items,
+``--answer``; the ``resume`` command to print for a thread; the application for one command."""
 
 from __future__ import annotations
 
 import json
 import shlex
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Annotated, Iterator, Optional
 
+import typer
 from pydantic import ValidationError
 
 from core.errors import ConfigurationError, describe_validation
@@ -71,3 +74,28 @@ def resume_command(thread: str, data_dir: Path | None, collection: str | None, e
     """The ``resume`` command for ``thread``, with the store options this command was given."""
     given = {"--data-dir": data_dir, "--collection": collection, "--embedding": embedding}
     return " ".join(["agentic-rag resume", thread, *(f"{k} {shlex.quote(str(v))}" for k, v in given.items() if v)])
+
+
+DataDir = Annotated[
+    Optional[Path],
+    typer.Option("--data-dir", help="Data folder (default $XDG_DATA_HOME/agentic-rag; env AGENTIC_RAG_DATA_DIR)."),
+]
+Collection = Annotated[
+    Optional[str], typer.Option("--collection", help="Chunk collection (env AGENTIC_RAG_COLLECTION).")
+]
+Embedding = Annotated[Optional[str], typer.Option("--embedding", help="'wordllama' or 'openai:<model>'.")]
+Deciders = Annotated[Optional[str], typer.Option("--deciders", help="auto | llm | rules.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+ThreadId = Annotated[str, typer.Argument(help="Thread id (see `agentic-rag threads`).")]
+
+
+@contextmanager
+def open_app(settings: Settings) -> Iterator:
+    """The application for one command, closed (database connections released) afterwards."""
+    from agentic_rag.app import App  # heavy imports only once arguments are valid
+
+    application = App(settings)
+    try:
+        yield application
+    finally:
+        application.close()

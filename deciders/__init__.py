@@ -14,11 +14,12 @@ from langchain_core.language_models import BaseChatModel
 from core.tuning import TUNING, Tuning
 from deciders.decomposer import Decomposer, LLMDecomposer, RuleDecomposer
 from deciders.expander import Expander, LLMExpander, NoExpander
-from deciders.generator import ExtractiveGenerator, Generator, LLMGenerator
+from deciders.generator import ExtractiveGenerator, Generator
 from deciders.grader import Grader, LexicalGrader, LLMGrader
 from deciders.grounder import Grounder, LexicalGrounder, LLMGrounder
 from deciders.link_chooser import LinkChooser, LLMLinkChooser, RankedLinkChooser
 from deciders.llm import DEFAULT_LIMITS, CallLimits
+from deciders.llm_generator import LLMGenerator
 from deciders.reformulator import FeedbackReformulator, LLMReformulator, Reformulator
 from deciders.router import LLMRouter, Router, RuleRouter
 

@@ -6,8 +6,7 @@
   (:mod:`deciders.answer_support`), the best one holding a span of that type as the answer and
   the span as the short answer; comparisons answered by comparing values
   (:mod:`deciders.comparison`); an abstention when nothing supports an answer.
-* :class:`LLMGenerator` — the model writes the short answer and the cited answer, or abstains;
-  a failed call or an unusable reply gives the extractive answer instead.
+* :class:`deciders.llm_generator.LLMGenerator` — the model's version.
 """
 
 from __future__ import annotations
@@ -34,18 +33,13 @@ from deciders.comparison import Comparison, compare, options
 from deciders.lexicon import (
     FAREWELLS,
     GREETINGS,
-    MARKS,
     MODEL_FREE,
-    NOT_IN_DOCUMENTS,
     PSQL,
-    SHORT_ANSWER_LINE,
     THANKS,
     WHICH_NOUN,
     WORD,
 )
-from deciders.llm import LLMDecider, format_conversation, format_evidence
 from deciders.router import classify_complexity
-from prompts import generator as prompts
 
 GenerationMode = Literal["answer", "caveat", "direct"]
 
@@ -280,52 +274,3 @@ def short_answer(kind: AnswerType, best: Candidate, question: str) -> str | None
     named = [f for f in found if noun and noun in term_set(f)]
     meta = [f for f in found if f.startswith("\\")] if PSQL.search(question) else []  # psql's \dt, \l
     return (named or meta or found or [None])[0]
-
-
-class LLMGenerator(LLMDecider):
-    """Asks the model for the answer (system prompt by mode; in ``answer`` mode a first line
-    "Short answer: …", or "none" when the documents do not answer), then reads its citation
-    marks (dropping marks that point to no passage); an answer saying the documents do not
-    contain it abstains. A failed call, an empty reply or a bare ``null`` gives
-    :class:`ExtractiveGenerator`'s answer (and says so)."""
-
-    fallback = ExtractiveGenerator
-
-    def generate(self, request: AnswerRequest) -> Answer:
-        question, evidence, mode = request.question, request.evidence, request.mode
-        system = {
-            "answer": prompts.ANSWER_SYSTEM,
-            "caveat": prompts.CAVEAT_SYSTEM,
-            "direct": prompts.DIRECT_SYSTEM,
-        }[mode]
-        user = prompts.USER.format(
-            conversation=format_conversation(request.conversation),
-            question=question,
-            evidence=format_evidence(evidence, self.tuning.llm_passage_chars),
-        )
-        if request.sub_questions:
-            parts = "\n".join(f"({i}) {q}" for i, q in enumerate(request.sub_questions, 1))
-            user += prompts.SUB_QUESTIONS.format(sub_questions=parts)
-        if request.avoid:
-            user += prompts.AVOID.format(claims="\n".join(f"- {claim}" for claim in request.avoid))
-        if mode == "answer":
-            user += prompts.ANSWER_FORMAT
-        text, failure = self.ask_text(system, user, self.tuning.llm_answer_tokens)
-        text = text or ""
-        failure = failure or (None if text else "empty reply")
-        if text.strip(" .`'\"").lower() in {"null", "none", "{}", "[]", "n/a"}:
-            failure = failure or f"no answer in the reply ({text!r})"
-        short = None
-        if match := SHORT_ANSWER_LINE.match(text):
-            short, text = match["short"].strip(" .*"), text[match.end() :].strip()
-            failure = failure or (None if text else "no answer after the short answer")
-        if failure:
-            answer = self._fallback.generate(request)
-            answer.note = f"{failure}; extractive answer instead"
-            return answer
-        text = MARKS.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= len(evidence) else "", text)  # cite nothing
-        numbers = [int(n) for n in MARKS.findall(text)]
-        cited = [(n, evidence[n - 1]["chunk_id"]) for n in dict.fromkeys(numbers)]
-        abstained = mode == "caveat" or bool(NOT_IN_DOCUMENTS.match(text)) or (short or "").lower() == "none"
-        short = None if abstained or mode != "answer" else short
-        return Answer(text, cited, self.name, short_answer=short, abstained=abstained)

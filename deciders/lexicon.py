@@ -94,8 +94,8 @@ PSQL = re.compile(r"\bpsql\b", re.I)
 """A question about psql: its backslash meta-commands (``\\dt``) are the answers."""
 
 # -- the LLM generator's reply -----------------------------------------------------------------------
-SHORT_ANSWER_LINE = re.compile(r"^\W*short answer\W*:\s*(?P<short>[^\n]*)\n+(?:\W*answer\W*:\s*)?", re.I)
-"""The reply's first line, "Short answer: …", and an "Answer:" label after it."""
+NO_SHORT_ANSWER = frozenset({"none", "null", "n/a", "unknown", "not found", "not mentioned"})
+"""Short answers that say the passages hold none."""
 NOT_IN_DOCUMENTS = re.compile(
     r"^\W*(?:the )?(?:documents?|passages?|evidence|sources?) (?:do|does|did) not (?:contain|say|mention|answer|state)",
     re.I,

@@ -1,10 +1,12 @@
-"""Prompts of the LLM generator (deciders/generator.py), one system prompt per mode."""
+"""Prompts of the LLM generator (deciders/llm_generator.py), one system prompt per mode. The
+evidence comes first and the question last, where small models attend best."""
 
-ANSWER_SYSTEM = """You answer questions using only the numbered evidence passages given.
-Cite every claim with the passage number in square brackets, like [1] or [2][3].
-If the evidence does not contain the answer, say plainly that the documents do not contain it.
-When passages disagree, prefer the one with the newer date or version (shown beside each
-passage) and say that an older version differs. Be concise."""
+ANSWER_SYSTEM = """Answer the question from the numbered evidence passages only.
+Reply with JSON: {"short_answer": "<the name, number, date, command or yes/no the question asks
+for, in a few words; none if the passages do not say>", "answer": "<one to three sentences that
+answer the question, citing the passages used as [1], [2]>"}
+When passages disagree, prefer the newer version and say that an older version differs.
+Never copy the passages' title lines."""
 
 CAVEAT_SYSTEM = """The documents searched do not contain a clear answer to the question.
 Say so plainly first. Then summarise briefly what the numbered passages do say that is related,
@@ -13,20 +15,13 @@ citing each passage you use as [n]. Do not guess the answer."""
 DIRECT_SYSTEM = """You are a question-answering assistant over a document collection. The user's turn
 needs no documents (small talk). Reply briefly and invite a question about the documents."""
 
-ANSWER_FORMAT = """
+USER = """Evidence:
+{evidence}
 
-Begin your reply with one line "Short answer: " followed by the value, name, date, command or
-yes/no the question asks for, in a few words ("Short answer: none" when the evidence does not
-contain the answer). Then, on the next lines, the answer: one to three sentences citing the
-passages as [n]."""
-
-USER = """Conversation so far:
+Conversation so far:
 {conversation}
 
-Question: {question}
-
-Evidence:
-{evidence}"""
+Question: {question}"""
 
 AVOID = """
 

@@ -133,6 +133,11 @@ def scripted(**replies: Any) -> ScriptedChatModel:
     return ScriptedChatModel(replies=replies, calls={})
 
 
+def answer_reply(answer: str, short: str = "") -> str:
+    """The LLM generator's JSON reply in answer mode."""
+    return json.dumps({"short_answer": short, "answer": answer})
+
+
 def first_passage_number(prompt: str) -> str:
     match = re.search(r"\[(\d+)\]", prompt)
     return match.group(1) if match else "1"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import DATA, scripted
+from conftest import DATA, answer_reply, scripted
 
 from graph.context import RunContext
 
@@ -54,7 +54,7 @@ def test_llm_decomposer_and_its_fallback(make_app):
         "route": '{"route": "retrieve", "reason": "facts", "complexity": "multi"}',
         "grade": '{"relevant": true}',
         "sufficient": '{"sufficient": true}',
-        "generate": "(1) MLS [1]. (2) The documents do not answer this part.",
+        "generate": answer_reply("(1) MLS [1]. (2) The documents do not answer this part.", "MLS"),
         "ground": '{"unsupported": []}',
     }
     good = scripted(**base, decompose='{"sub_questions": ["Donnie Smith league?", "Tungsten league?"]}')

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import DATA, scripted
+from conftest import DATA, answer_reply, scripted
 
 from graph.context import RunContext
 
@@ -34,7 +34,7 @@ def test_llm_expansion_searches_the_new_queries_fused_by_rank(make_app, kind, re
         route='{"route": "retrieve", "reason": "facts"}',
         grade='{"relevant": true}',
         sufficient='{"sufficient": true}',
-        generate="Major League Soccer [1].",
+        generate=answer_reply("Major League Soccer [1]."),
         ground='{"unsupported": []}',
         expand=reply,
     )
@@ -49,7 +49,8 @@ def test_llm_expansion_searches_the_new_queries_fused_by_rank(make_app, kind, re
 
 def test_garbage_expansion_reply_skips_the_strategy_with_a_note(make_app):
     model = scripted(route='{"route": "retrieve"}', grade='{"relevant": true}', sufficient='{"sufficient": true}',
-                     generate="MLS [1].", ground='{"unsupported": []}', expand="sure! here you go")  # fmt: skip
+                     generate=answer_reply("MLS [1]."), ground='{"unsupported": []}',
+                     expand="sure! here you go")  # fmt: skip
     app = make_app(collection="hotpot_smoke", chat_model=model)
     result = app.ask(DONNIE, context=RunContext(deciders="llm", expansion="hyde"))
     assert result["trace"][0]["query"] == DONNIE

@@ -7,7 +7,7 @@ import pytest
 from core.errors import ConfigurationError, InvalidQuestionError, ThreadError
 from graph.context import RunContext
 from providers.reranker import load_reranker
-from tests.conftest import DATA, first_passage_number, read_jsonl, scripted
+from tests.conftest import DATA, answer_reply, first_passage_number, read_jsonl, scripted
 
 RULES = RunContext(deciders="rules")
 
@@ -137,7 +137,7 @@ def test_llm_that_never_finds_relevance_and_repeats_its_query_terminates(make_ap
         grade='{"relevant": false}',
         sufficient='{"sufficient": false}',
         reformulate="the same query",
-        generate="I do not know.",
+        generate=answer_reply("The documents do not say.", "none"),
     )
     app = make_app(collection="hotpot_smoke", chat_model=model)
     app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
@@ -167,7 +167,7 @@ def test_llm_deciders_answer_with_citations(make_app):
         route='```json\n{"route": "retrieve", "reason": "factual"}\n```',
         grade=lambda p: '{"relevant": %s}' % ("true" if "Donnie" in p else "false"),
         sufficient='{"sufficient": true}',
-        generate=lambda p: f"Major League Soccer [{first_passage_number(p.split('Evidence:')[1])}].",
+        generate=lambda p: answer_reply(f"Major League Soccer [{first_passage_number(p.split('Evidence:')[1])}]."),
     )
     app = make_app(collection="hotpot_smoke", chat_model=model)
     result = app.ask("Which league does Donnie Smith play in?")
@@ -203,8 +203,9 @@ def test_a_misconfigured_reranker_is_a_clear_error(spec, message):
 
 
 def test_llm_router_classifies_complexity_and_garbage_falls_back_to_the_loop(make_app):
-    replies = {"grade": '{"relevant": true}', "sufficient": '{"sufficient": false}', "generate": "MLS [1].",
-               "ground": '{"unsupported": []}', "reformulate": "Donnie Smith"}  # fmt: skip
+    replies = {"grade": '{"relevant": true}', "sufficient": '{"sufficient": false}',
+               "generate": answer_reply("MLS [1]."), "ground": '{"unsupported": []}',
+               "reformulate": "Donnie Smith"}  # fmt: skip
     single = scripted(route='{"route": "retrieve", "reason": "one fact", "complexity": "single"}', **replies)
     app = make_app(collection="hotpot_smoke", chat_model=single)
     app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])

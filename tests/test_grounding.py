@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import DATA, first_passage_number, scripted
+from conftest import DATA, answer_reply, first_passage_number, scripted
 
 from core.calibration import calibrate
 from graph.context import RunContext
@@ -27,7 +27,9 @@ def test_ungrounded_answer_is_regenerated_once_then_returned_with_its_claims_and
 
     def generate(prompt):
         prompts.append(prompt)
-        return f"Donnie Smith won the Ballon d'Or in 1990 [{first_passage_number(prompt.split('Evidence:')[1])}]."
+        return answer_reply(
+            f"Donnie Smith won the Ballon d'Or in 1990 [{first_passage_number(prompt.split('Evidence:')[1])}]."
+        )
 
     app, model = llm_app(make_app, generate=generate, ground='{"unsupported": ["won the Ballon d\'Or in 1990"]}')
     result = app.ask(DONNIE, context=RunContext(deciders="llm"))
@@ -40,20 +42,24 @@ def test_ungrounded_answer_is_regenerated_once_then_returned_with_its_claims_and
     assert [m.type for m in state["messages"]] == ["human", "ai"]  # the first draft left the conversation
     assert state["grounding"]["status"] == "unsupported"
 
-    grounded_app, grounded_model = llm_app(make_app, generate="Major League Soccer [1].", ground='{"unsupported": []}')
+    grounded_app, grounded_model = llm_app(
+        make_app, generate=answer_reply("Major League Soccer [1]."), ground='{"unsupported": []}'
+    )
     grounded = grounded_app.ask(DONNIE, context=RunContext(deciders="llm"))
     assert grounded_model.calls["generate"] == 1 and grounded["unsupported_claims"] == []
     assert 0 <= result["confidence"] < grounded["confidence"] <= 1
 
 
 def test_lexically_supported_answer_needs_no_model_grounding_call(make_app):
-    app, model = llm_app(make_app, generate="Major League Soccer [1].", ground="never asked")
+    app, model = llm_app(make_app, generate=answer_reply("Major League Soccer [1]."), ground="never asked")
     result = app.ask(DONNIE, context=RunContext(deciders="llm"))
     assert "ground" not in model.calls and result["unsupported_claims"] == []
 
 
 def test_garbage_grounding_reply_falls_back_to_the_lexical_check(make_app):
-    app, model = llm_app(make_app, generate="Donnie Smith won the Ballon d'Or [1].", ground="looks fine to me")
+    app, model = llm_app(
+        make_app, generate=answer_reply("Donnie Smith won the Ballon d'Or [1]."), ground="looks fine to me"
+    )
     result = app.ask(DONNIE, context=RunContext(deciders="llm"))
     assert model.calls["ground"] >= 1  # the lexical check failed, so the model was asked
     assert any(n.startswith("check_grounding:") and "lexical check instead" in n for n in result["notes"])

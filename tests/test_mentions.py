@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import scripted
+from conftest import answer_reply, scripted
 
 from core.errors import ConfigurationError
 from graph.context import RunContext
@@ -186,7 +186,7 @@ def test_llm_chooses_links_among_the_candidates_and_invalid_choices_fall_back(ma
         "grade": '{"relevant": true}',
         "sufficient": '{"sufficient": false}',
         "reformulate": "Counterparts",
-        "generate": "Rush [1].",
+        "generate": answer_reply("Rush [1]."),
     }
     question = "Who was in the group that released Counterparts?"
     context = RunContext(deciders="llm", retrieve_k=1, max_retries=1)

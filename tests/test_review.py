@@ -7,7 +7,7 @@ import pytest
 
 from core.errors import CollectionNotFoundError, InvalidAnswerError, ThreadError
 from graph.context import RunContext
-from tests.conftest import DATA, first_passage_number, scripted
+from tests.conftest import DATA, answer_reply, first_passage_number, scripted
 
 DONNIE = "Which league does Donnie Smith play in?"
 UNANSWERABLE = "What is the boiling point of liquid tungsten in kelvin?"
@@ -19,7 +19,7 @@ def counting_model():
         grade=lambda p: '{"relevant": %s}' % ("true" if "Donnie" in p.split("Passage")[1] else "false"),
         sufficient='{"sufficient": true}',
         ground='{"unsupported": []}',
-        generate=lambda p: f"Major League Soccer [{first_passage_number(p.split('Evidence:')[1])}].",
+        generate=lambda p: answer_reply(f"Major League Soccer [{first_passage_number(p.split('Evidence:')[1])}]."),
     )
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import scripted
+import pytest
+from conftest import answer_reply, scripted
 from langchain_core.messages import HumanMessage
 
 from core.tuning import Tuning
@@ -11,9 +12,10 @@ from deciders.generator import (
     NO_ANSWER,
     AnswerRequest,
     ExtractiveGenerator,
-    LLMGenerator,
     citation_marks,
 )
+from deciders.lexicon import MODEL_FREE
+from deciders.llm_generator import LLMGenerator
 
 QUESTION = "Which league does Donnie Smith play in?"
 
@@ -122,7 +124,7 @@ def test_sub_questions_are_answered_part_by_part_or_said_unanswered():
 
 
 def test_llm_generator_reads_its_citation_marks():
-    model = scripted(generate="Major League Soccer [2][1][2][7].")
+    model = scripted(generate=answer_reply("Major League Soccer [2][1][2][7].", "Major League Soccer"))
     answer = LLMGenerator(model).generate(
         AnswerRequest(QUESTION, [REVS, DONNIE], "answer", conversation=[HumanMessage("hi")])
     )
@@ -131,27 +133,36 @@ def test_llm_generator_reads_its_citation_marks():
     assert answer.decider == "llm:ScriptedChatModel" and model.calls == {"generate": 1}
 
 
-def test_llm_generator_null_reply_gives_the_extractive_answer_with_a_note():
-    answer = LLMGenerator(scripted(generate="null")).generate(AnswerRequest(QUESTION, [DONNIE], "answer"))
-    assert answer.decider == "rules" and answer.note == "no answer in the reply ('null'); extractive answer instead"
+@pytest.mark.parametrize("reply", ["null", "  ", "not json at all", '{"short_answer": "", "answer": ""}'])
+def test_llm_generator_unusable_reply_gives_the_extractive_answer_with_a_note(reply):
+    answer = LLMGenerator(scripted(generate=reply)).generate(AnswerRequest(QUESTION, [DONNIE], "answer"))
+    assert answer.text == "He plays in Major League Soccer. [1]" and answer.decider == MODEL_FREE
+    assert answer.note.endswith("; extractive answer instead")
 
 
-def test_llm_generator_empty_reply_gives_the_extractive_answer_with_a_note():
-    answer = LLMGenerator(scripted(generate="  ")).generate(AnswerRequest(QUESTION, [DONNIE], "answer"))
-    assert answer.text == "He plays in Major League Soccer. [1]" and answer.decider == "rules"
-    assert answer.note == "empty reply; extractive answer instead"
-
-
-def test_llm_generator_reads_the_short_answer_line_and_abstains_by_the_same_contract():
-    model = scripted(generate="Short answer: Major League Soccer\nAnswer: He plays in Major League Soccer [1].")
+def test_llm_generator_short_answer_and_abstention_contract():
+    asked = []
+    model = scripted(generate=lambda p: asked.append(p) or answer_reply("He plays in MLS [1].", "Major League Soccer"))
     answer = LLMGenerator(model).generate(AnswerRequest(QUESTION, [DONNIE], "answer"))
     assert answer.short_answer == "Major League Soccer" and not answer.abstained
-    assert answer.text == "He plays in Major League Soccer [1]." and answer.cited == [(1, "donnie")]
-    asked = []
-    none = scripted(generate=lambda prompt: asked.append(prompt) or "Short answer: none\nThe documents do not say.")
+    assert answer.text == "He plays in MLS [1]." and answer.cited == [(1, "donnie")]
+    assert asked[0].index("Evidence:") < asked[0].index(f"Question: {QUESTION}")  # the question comes last
+    assert "/" not in asked[0].split("Question:")[0]  # no local paths in the passages' metadata
+    none = scripted(generate=answer_reply("", "none"))
     abstained = LLMGenerator(none).generate(AnswerRequest(QUESTION, [DONNIE], "answer"))
-    assert abstained.abstained and abstained.short_answer is None
-    assert 'Begin your reply with one line "Short answer: "' in asked[0]
+    assert abstained.abstained and abstained.short_answer is None and abstained.text.startswith(NO_ANSWER)
+
+
+def test_llm_generator_cites_the_sentence_holding_a_bare_short_answer():
+    bare = scripted(generate=answer_reply("Major League Soccer", "Major League Soccer"))
+    answer = LLMGenerator(bare).generate(AnswerRequest(QUESTION, [REVS, DONNIE], "answer"))
+    assert answer.text == "He plays in Major League Soccer. [2]" and answer.cited == [(2, "donnie")]
+    uncited = scripted(generate=answer_reply("Donnie Smith plays in Major League Soccer.", "Major League Soccer"))
+    answer = LLMGenerator(uncited).generate(AnswerRequest(QUESTION, [REVS, DONNIE], "answer"))
+    assert answer.text == "Donnie Smith plays in Major League Soccer. [2]"
+    invented = scripted(generate=answer_reply("The Premier League", "Premier League"))
+    answer = LLMGenerator(invented).generate(AnswerRequest(QUESTION, [REVS, DONNIE], "answer"))
+    assert answer.cited == [] and answer.short_answer == "Premier League"  # nothing to cite: grounding flags it
 
 
 def test_a_psql_question_is_answered_with_the_meta_command():

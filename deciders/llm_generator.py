@@ -1,0 +1,104 @@
+"""The LLM generator: the model writes the short answer and a cited answer (a JSON reply, which
+an OpenAI-compatible server's grammar enforces), or abstains; caveat and small-talk replies are
+plain text. A failed call or an unusable reply gives :class:`ExtractiveGenerator`'s answer.
+
+Small models often write the bare value and cite nothing; the answer is then made checkable the
+way the extractive generator's is: the evidence sentence holding the short answer, cited.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from pydantic import BaseModel
+
+from core.text import sentences, term_set
+from deciders.chunks import HopChunk
+from deciders.generator import NO_ANSWER, Answer, AnswerRequest, ExtractiveGenerator
+from deciders.lexicon import MARKS, NO_SHORT_ANSWER, NOT_IN_DOCUMENTS
+from deciders.llm import LLMDecider, brief, format_conversation, format_evidence
+from prompts import generator as prompts
+
+
+class AnswerOut(BaseModel):
+    """The LLM generator's reply in ``answer`` mode."""
+
+    short_answer: brief(120) = ""
+    """The value, name, date, command or yes/no asked for; ``none`` when the passages do not say."""
+    answer: brief(1200) = ""
+    """One to three sentences citing the passages as ``[n]``."""
+
+
+def holding(short: str, evidence: Sequence[HopChunk]) -> tuple[int, str] | None:
+    """The first passage (1-based number) whose text holds ``short`` (case-insensitive), and its
+    first sentence that does; ``None`` when no passage holds it."""
+    needle = short.lower()
+    for number, chunk in enumerate(evidence, 1):
+        if needle in chunk["text"].lower():
+            found = [s for s in sentences(chunk["text"]) if needle in s.lower()]
+            return number, (found[0] if found else short)
+    return None
+
+
+def cited_answer(short: str, text: str, evidence: Sequence[HopChunk]) -> str:
+    """``text`` with its marks kept when it has any; otherwise cited to the passage holding the
+    short answer — replaced by that passage's sentence when ``text`` adds nothing to the short
+    answer (a bare value)."""
+    if MARKS.search(text) or not short:
+        return text
+    found = holding(short, evidence)
+    if found is None:
+        return text
+    number, sentence = found
+    bare = not text or term_set(text) <= term_set(short)
+    return f"{sentence if bare else text} [{number}]"
+
+
+class LLMGenerator(LLMDecider):
+    """Asks the model for the answer: in ``answer`` mode a JSON reply (:class:`AnswerOut`), in
+    ``caveat`` and ``direct`` mode plain text. Citation marks that point to no passage are
+    dropped; an uncited answer is cited by :func:`cited_answer`. A short answer of "none" or an
+    answer saying the documents do not contain it abstains. A failed call or an empty reply gives
+    :class:`ExtractiveGenerator`'s answer (and says so)."""
+
+    fallback = ExtractiveGenerator
+
+    def generate(self, request: AnswerRequest) -> Answer:
+        evidence = request.evidence
+        user = prompts.USER.format(
+            evidence=format_evidence(evidence, self.tuning.llm_passage_chars),
+            conversation=format_conversation(request.conversation),
+            question=request.question,
+        )
+        if request.sub_questions:
+            parts = "\n".join(f"({i}) {q}" for i, q in enumerate(request.sub_questions, 1))
+            user += prompts.SUB_QUESTIONS.format(sub_questions=parts)
+        if request.avoid:
+            user += prompts.AVOID.format(claims="\n".join(f"- {claim}" for claim in request.avoid))
+        short = None
+        if request.mode == "answer":
+            out, failure = self.ask(AnswerOut, prompts.ANSWER_SYSTEM, user, self.tuning.llm_answer_tokens)
+            short = (out.short_answer.strip(" .*`'\"\n") or None) if out else None
+            text = out.answer.strip() if out else ""
+            if out is not None and not (short or text):
+                failure = "empty reply"
+        else:
+            system = prompts.CAVEAT_SYSTEM if request.mode == "caveat" else prompts.DIRECT_SYSTEM
+            text, failure = self.ask_text(system, user, self.tuning.llm_answer_tokens)
+            text = text or ""
+            bare = text.strip(" .`'\"").lower()
+            failure = failure or ("empty reply" if not bare or bare in NO_SHORT_ANSWER else None)
+        if failure:
+            answer = self._fallback.generate(request)
+            answer.note = f"{failure}; extractive answer instead"
+            return answer
+        abstained = request.mode == "caveat" or bool(NOT_IN_DOCUMENTS.match(text))
+        if request.mode == "answer":
+            abstained = abstained or (short or "").lower() in NO_SHORT_ANSWER
+            text = f"{NO_ANSWER} contain the answer to this question." if abstained and not text else text
+            text = text if abstained else cited_answer(short or "", text or short, evidence)
+        text = MARKS.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= len(evidence) else "", text).strip()
+        numbers = [int(n) for n in MARKS.findall(text)]
+        cited = [(n, evidence[n - 1]["chunk_id"]) for n in dict.fromkeys(numbers)]
+        short = None if abstained or request.mode != "answer" else short
+        return Answer(text, cited, self.name, short_answer=short, abstained=abstained)
