@@ -52,7 +52,7 @@ class Services:
             self.__dict__["chat_model"] = chat_model
         self._deciders: dict[tuple, Deciders] = {}
         self._has_chunks = False
-        self._local_server: LocalServer | None = None
+        self.local_server: LocalServer | None = None
 
     @cached_property
     def database_url(self) -> str:
@@ -81,7 +81,7 @@ class Services:
     def chat_model(self) -> BaseChatModel | None:
         """The settings' chat model; a ``local`` one starts its server here (stopped by :meth:`close`)."""
         if is_local(self.settings.chat_model):
-            model, self._local_server = start_local_model(self.settings)
+            model, self.local_server = start_local_model(self.settings)
             return model
         return load_chat_model(self.settings)
 
@@ -169,13 +169,16 @@ class Services:
                 self.settings.llm_concurrency,
                 self.settings.llm_grading,
             )
+            use_model = [name.strip() for name in self.settings.llm_deciders.split(",") if name.strip()]
             embeddings = self.embedding.embeddings
-            self._deciders[key] = build_deciders(model, self.tuning, context.min_relevance, embeddings, limits)
+            self._deciders[key] = build_deciders(
+                model, self.tuning, context.min_relevance, embeddings, limits, use_model
+            )
         return self._deciders[key]
 
     def close(self) -> None:
         if "store" in self.__dict__:
             self.store.close()
-        if self._local_server is not None:
-            self._local_server.close()
-            self._local_server = None
+        if self.local_server is not None:
+            self.local_server.close()
+            self.local_server = None

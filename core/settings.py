@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     llm_grading: Literal["batch", "per_chunk"] = "batch"
     """``batch``: one model call grades all chunks of a hop and the evidence's sufficiency;
     ``per_chunk``: one call per chunk (``llm_concurrency`` at once), then one for sufficiency."""
+    llm_deciders: str = "router,grader,reformulator,link_chooser,generator,grounder,decomposer,expander"
+    """Comma-separated decision points that use the chat model in ``llm``/``auto`` mode; the
+    others stay model-free (e.g. ``generator,reformulator`` for a small local model)."""
     models_dir: Path = Field(default_factory=lambda: default_data_dir() / "models")
     """Where ``agentic-rag model install`` puts GGUF files and ``local:<name>`` finds them."""
     local_port: int = Field(default=0, ge=0, le=65535)

@@ -100,7 +100,7 @@ class Tuning:
     """Longest passage text shown to a model, in characters."""
     llm_decision_tokens: int = 200
     """Most tokens a model may write for one decision (route, grades, links, grounding, queries)."""
-    llm_answer_tokens: int = 400
+    llm_answer_tokens: int = 250
     """Most tokens a model may write for one answer."""
     max_sub_questions: int = 4
     """Most sub-questions a decomposition may have."""

@@ -6,11 +6,13 @@ protocol, its result type, a model-free version and an LLM version.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from typing import Collection
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
+from core.errors import ConfigurationError
 from core.tuning import TUNING, Tuning
 from deciders.decomposer import Decomposer, LLMDecomposer, RuleDecomposer
 from deciders.expander import Expander, LLMExpander, NoExpander
@@ -38,38 +40,52 @@ class Deciders:
     expander: Expander
 
 
+DECISION_POINTS = tuple(f.name for f in fields(Deciders))
+"""The decision points, by name: router, grader, reformulator, … (``AGENTIC_RAG_LLM_DECIDERS``)."""
+
+
 def build_deciders(
     model: BaseChatModel | None,
     tuning: Tuning = TUNING,
     min_relevance: float = 0.4,
     embeddings: Embeddings | None = None,
     limits: CallLimits = DEFAULT_LIMITS,
+    use_model: Collection[str] = DECISION_POINTS,
 ) -> Deciders:
-    """The model-free deciders when ``model`` is ``None`` (``min_relevance`` is the lexical
-    grader's threshold; ``embeddings``, the collection's model, lets the extractive generator
-    rank sentences by similarity too), else the LLM deciders over ``model``, calling it within
-    ``limits``."""
-    if model is None:
-        return Deciders(
-            router=RuleRouter(),
-            grader=LexicalGrader(min_relevance, tuning),
-            reformulator=FeedbackReformulator(tuning),
-            link_chooser=RankedLinkChooser(),
-            generator=ExtractiveGenerator(tuning, embeddings),
-            grounder=LexicalGrounder(tuning),
-            decomposer=RuleDecomposer(tuning),
-            expander=NoExpander(),
-        )
-    return Deciders(
-        router=LLMRouter(model, tuning, limits),
-        grader=LLMGrader(model, tuning, limits, min_relevance),
-        reformulator=LLMReformulator(model, tuning, limits),
-        link_chooser=LLMLinkChooser(model, tuning, limits),
-        generator=LLMGenerator(model, tuning, limits),
-        grounder=LLMGrounder(model, tuning, limits),
-        decomposer=LLMDecomposer(model, tuning, limits),
-        expander=LLMExpander(model, tuning, limits),
+    """The LLM deciders over ``model`` (calling it within ``limits``) at the decision points
+    named in ``use_model``, the model-free ones elsewhere, or everywhere when ``model`` is
+    ``None`` (``min_relevance`` is the lexical grader's threshold; ``embeddings``, the
+    collection's model, lets the extractive generator rank sentences by similarity too).
+
+    Raises:
+        ConfigurationError: ``use_model`` names an unknown decision point.
+    """
+    unknown = sorted(set(use_model) - set(DECISION_POINTS))
+    if unknown:
+        raise ConfigurationError(f"unknown decision point(s) {', '.join(unknown)}; valid: {', '.join(DECISION_POINTS)}")
+    free = Deciders(
+        router=RuleRouter(),
+        grader=LexicalGrader(min_relevance, tuning),
+        reformulator=FeedbackReformulator(tuning),
+        link_chooser=RankedLinkChooser(),
+        generator=ExtractiveGenerator(tuning, embeddings),
+        grounder=LexicalGrounder(tuning),
+        decomposer=RuleDecomposer(tuning),
+        expander=NoExpander(),
     )
+    if model is None:
+        return free
+    llm = {
+        "router": lambda: LLMRouter(model, tuning, limits),
+        "grader": lambda: LLMGrader(model, tuning, limits, min_relevance),
+        "reformulator": lambda: LLMReformulator(model, tuning, limits),
+        "link_chooser": lambda: LLMLinkChooser(model, tuning, limits),
+        "generator": lambda: LLMGenerator(model, tuning, limits),
+        "grounder": lambda: LLMGrounder(model, tuning, limits),
+        "decomposer": lambda: LLMDecomposer(model, tuning, limits),
+        "expander": lambda: LLMExpander(model, tuning, limits),
+    }
+    return replace(free, **{name: llm[name]() for name in use_model})
 
 
-__all__ = ["Deciders", "build_deciders"]
+__all__ = ["DECISION_POINTS", "Deciders", "build_deciders"]

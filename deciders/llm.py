@@ -174,8 +174,12 @@ def ask_structured(
     messages = [SystemMessage(system), HumanMessage(user)]
 
     def run(options: dict) -> tuple[Schema | None, str | None]:
-        if isinstance(model, BaseChatOpenAI):
-            structured = model.with_structured_output(schema, method="json_schema", include_raw=True, **options)
+        if isinstance(model, BaseChatOpenAI):  # the schema as response_format; read even when cut short
+            format_ = {
+                "type": "json_schema",
+                "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()},
+            }
+            return parse_reply(schema, str(model.invoke(messages, response_format=format_, **options).content))
         else:
             try:
                 structured = model.with_structured_output(schema, include_raw=True)

@@ -8,16 +8,20 @@ way the extractive generator's is: the evidence sentence holding the short answe
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from pydantic import BaseModel
 
 from core.text import sentences, term_set
+from deciders.answer_types import expected_type
 from deciders.chunks import HopChunk
 from deciders.generator import NO_ANSWER, Answer, AnswerRequest, ExtractiveGenerator
 from deciders.lexicon import MARKS, NO_SHORT_ANSWER, NOT_IN_DOCUMENTS
 from deciders.llm import LLMDecider, brief, format_conversation, format_evidence
 from prompts import generator as prompts
+
+WORDS = re.compile(r"\w+")
 
 
 class AnswerOut(BaseModel):
@@ -25,7 +29,7 @@ class AnswerOut(BaseModel):
 
     short_answer: brief(120) = ""
     """The value, name, date, command or yes/no asked for; ``none`` when the passages do not say."""
-    answer: brief(1200) = ""
+    answer: brief(400) = ""
     """One to three sentences citing the passages as ``[n]``."""
 
 
@@ -38,6 +42,20 @@ def holding(short: str, evidence: Sequence[HopChunk]) -> tuple[int, str] | None:
             found = [s for s in sentences(chunk["text"]) if needle in s.lower()]
             return number, (found[0] if found else short)
     return None
+
+
+def plain(text: str) -> str:
+    """Lower-case words only, single-spaced: for finding a short answer in a passage."""
+    return " ".join(WORDS.findall(text.lower()))
+
+
+def invented(short: str, question: str, evidence: Sequence[HopChunk]) -> bool:
+    """Whether a short answer appears in no passage (title or text, compared word by word); a
+    yes/no answer is never literal, so never invented."""
+    if expected_type(question) == "yes_no" or short.lower() in {"yes", "no"}:
+        return False
+    needle = plain(short)
+    return bool(needle) and not any(needle in plain(f"{c['title']} {c['text']}") for c in evidence)
 
 
 def cited_answer(short: str, text: str, evidence: Sequence[HopChunk]) -> str:
@@ -58,8 +76,9 @@ class LLMGenerator(LLMDecider):
     """Asks the model for the answer: in ``answer`` mode a JSON reply (:class:`AnswerOut`), in
     ``caveat`` and ``direct`` mode plain text. Citation marks that point to no passage are
     dropped; an uncited answer is cited by :func:`cited_answer`. A short answer of "none" or an
-    answer saying the documents do not contain it abstains. A failed call or an empty reply gives
-    :class:`ExtractiveGenerator`'s answer (and says so)."""
+    answer saying the documents do not contain it abstains. A failed call, an empty reply or a
+    short answer no passage holds (:func:`invented`) gives :class:`ExtractiveGenerator`'s answer
+    (and says so)."""
 
     fallback = ExtractiveGenerator
 
@@ -88,6 +107,9 @@ class LLMGenerator(LLMDecider):
             text = text or ""
             bare = text.strip(" .`'\"").lower()
             failure = failure or ("empty reply" if not bare or bare in NO_SHORT_ANSWER else None)
+        named = short and short.lower() not in NO_SHORT_ANSWER
+        if not failure and request.mode == "answer" and named and invented(short, request.question, evidence):
+            failure = f"short answer {short!r} is in no passage"
         if failure:
             answer = self._fallback.generate(request)
             answer.note = f"{failure}; extractive answer instead"

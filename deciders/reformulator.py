@@ -124,22 +124,23 @@ MAX_QUERY_CHARS = 500
 
 class LLMReformulator(LLMDecider):
     """Asks the model for the next query (plain text, its first line); a failed call, an empty
-    or an overlong reply keeps the last query tried (and says why)."""
+    or an overlong reply gives :class:`FeedbackReformulator`'s query (and says why)."""
+
+    fallback = FeedbackReformulator
 
     def reformulate(
         self, question: str, tried: Sequence[str], evidence: Sequence[HopChunk], last_chunks: Sequence[HopChunk]
     ) -> Reformulation:
-        keep = tried[-1] if tried else question
         user = prompts.USER.format(
             question=question,
             tried="\n".join(f"- {q}" for q in tried) or "(none)",
             evidence=format_evidence(list(evidence) or list(last_chunks), self.tuning.llm_passage_chars),
         )
         reply, note = self.ask_text(prompts.SYSTEM, user, self.tuning.llm_decision_tokens)
-        if reply is None:
-            return Reformulation(keep, "fallback: keep the query", self.name, note)
-        lines = [line.strip().strip("\"'`").strip() for line in reply.strip().splitlines() if line.strip()]
+        lines = [line.strip().strip("\"'`").strip() for line in (reply or "").strip().splitlines() if line.strip()]
         query = lines[0] if lines else ""
         if not query or len(query) > MAX_QUERY_CHARS:
-            return Reformulation(keep, "fallback: keep the query", self.name, "empty or overlong reply")
+            fallback = self._fallback.reformulate(question, tried, evidence, last_chunks)
+            fallback.note = f"{note or 'empty or overlong reply'}; model-free query instead"
+            return fallback
         return Reformulation(query, "rewritten by the model", self.name)

@@ -165,13 +165,15 @@ class RouteOut(BaseModel):
 
 class LLMRouter(LLMDecider):
     """Asks the model for the route, the self-contained rewrite and the complexity; an unusable
-    reply retrieves (and says why)."""
+    reply gives :class:`RuleRouter`'s decision (and says why)."""
 
     def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision:
         user = prompts.USER.format(conversation=format_conversation(conversation), question=question)
         out, note = self.ask(RouteOut, prompts.SYSTEM, user)
         if out is None:
-            return RouteDecision("retrieve", "fallback: retrieve when unsure", self.name, note)
+            decision = RuleRouter().route(question, conversation)
+            decision.note = f"{note}; model-free route instead"
+            return decision
         standalone = out.standalone_question.strip()
         if standalone and (not conversation or standalone == question or len(standalone) >= MAX_STANDALONE_CHARS):
             standalone = ""

@@ -160,9 +160,10 @@ def test_llm_generator_cites_the_sentence_holding_a_bare_short_answer():
     uncited = scripted(generate=answer_reply("Donnie Smith plays in Major League Soccer.", "Major League Soccer"))
     answer = LLMGenerator(uncited).generate(AnswerRequest(QUESTION, [REVS, DONNIE], "answer"))
     assert answer.text == "Donnie Smith plays in Major League Soccer. [2]"
-    invented = scripted(generate=answer_reply("The Premier League", "Premier League"))
+    invented = scripted(generate=answer_reply("The Premier League [1].", "Premier League"))
     answer = LLMGenerator(invented).generate(AnswerRequest(QUESTION, [REVS, DONNIE], "answer"))
-    assert answer.cited == [] and answer.short_answer == "Premier League"  # nothing to cite: grounding flags it
+    assert answer.short_answer == "Major League Soccer" and answer.decider == MODEL_FREE
+    assert answer.note == "short answer 'Premier League' is in no passage; extractive answer instead"
 
 
 def test_a_psql_question_is_answered_with_the_meta_command():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from conftest import scripted
 
 from core.tuning import Tuning
+from deciders.lexicon import MODEL_FREE
 from deciders.reformulator import FeedbackReformulator, LLMReformulator, uncovered_words
 
 QUESTION = "What is the seat of the county where Van Hook Township is located?"
@@ -52,10 +53,10 @@ def test_llm_reformulator_takes_the_first_line_unquoted():
     assert (result.query, result.reason, result.note) == ("Mountrail County seat", "rewritten by the model", None)
 
 
-def test_llm_reformulator_keeps_the_last_query_on_an_empty_or_overlong_reply():
+def test_llm_reformulator_falls_back_to_the_model_free_query_on_an_empty_or_overlong_reply():
     tried = [QUESTION, "Van Hook Township county"]
+    expected = FeedbackReformulator().reformulate(QUESTION, tried, [TOWNSHIP], []).query
     for reply in ["", "x" * 501]:
         result = LLMReformulator(scripted(reformulate=reply)).reformulate(QUESTION, tried, [TOWNSHIP], [])
-        assert (result.query, result.note) == ("Van Hook Township county", "empty or overlong reply")
-    fresh = LLMReformulator(scripted(reformulate="")).reformulate(QUESTION, [], [], [])
-    assert fresh.query == QUESTION and fresh.reason == "fallback: keep the query"
+        assert result.query == expected and result.decider == MODEL_FREE
+        assert result.note == "empty or overlong reply; model-free query instead"

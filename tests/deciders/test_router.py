@@ -6,6 +6,7 @@ import pytest
 from conftest import scripted
 from langchain_core.messages import AIMessage, HumanMessage
 
+from deciders.lexicon import MODEL_FREE
 from deciders.router import LLMRouter, RuleRouter, classify_complexity, contextualize, subject_of
 
 CONVERSATION = [
@@ -70,12 +71,14 @@ def test_llm_router_reads_route_rewrite_and_complexity():
     assert LLMRouter(model).route("When was he born?", []).standalone_question is None
 
 
-def test_llm_router_direct_has_no_complexity_and_garbage_retrieves_with_a_note():
+def test_llm_router_direct_has_no_complexity_and_garbage_gets_the_model_free_route_with_a_note():
     direct = LLMRouter(scripted(route='{"route": "direct", "reason": "greeting"}')).route("hi", [])
     assert (direct.route, direct.complexity, direct.reason) == ("direct", "none", "greeting")
-    garbage = LLMRouter(scripted(route="sure, let me look that up")).route("hi", [])
-    assert (garbage.route, garbage.reason) == ("retrieve", "fallback: retrieve when unsure")
-    assert garbage.note and garbage.note.startswith("invalid reply")
+    garbage = LLMRouter(scripted(route="sure, let me look that up"))
+    assert garbage.route("hi", []).route == "direct"  # the rule router's verdict on small talk
+    decision = garbage.route("Which league does Donnie Smith play in?", [])
+    assert (decision.route, decision.decider) == ("retrieve", MODEL_FREE)
+    assert decision.note.startswith("invalid reply") and decision.note.endswith("model-free route instead")
 
 
 def test_it_refers_to_the_subject_of_the_previous_question_never_to_a_section_heading():
