@@ -14,7 +14,7 @@ from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.text import identifiers, terms
 from core.tuning import TUNING, Tuning
-from deciders import Deciders, build_deciders
+from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.llm import CallLimits
 from graph.context import RunContext
 from providers.chat import is_local, load_chat_model, start_local_model
@@ -169,7 +169,7 @@ class Services:
                 self.settings.llm_concurrency,
                 self.settings.llm_grading,
             )
-            use_model = [name.strip() for name in self.settings.llm_deciders.split(",") if name.strip()]
+            use_model = self.settings.model_decision_points or DECISION_POINTS
             embeddings = self.embedding.embeddings
             self._deciders[key] = build_deciders(
                 model, self.tuning, context.min_relevance, embeddings, limits, use_model

@@ -17,6 +17,10 @@ def default_data_dir() -> Path:
     return Path(base) / "agentic-rag"
 
 
+LOCAL_LLM_DECIDERS = "decomposer,expander"
+"""Decision points a ``local`` model takes by default (see ``Settings.llm_deciders``)."""
+
+
 class Settings(BaseSettings):
     """Process-wide settings: storage, models, input limits.
 
@@ -57,9 +61,11 @@ class Settings(BaseSettings):
     llm_grading: Literal["batch", "per_chunk"] = "batch"
     """``batch``: one model call grades all chunks of a hop and the evidence's sufficiency;
     ``per_chunk``: one call per chunk (``llm_concurrency`` at once), then one for sufficiency."""
-    llm_deciders: str = "router,grader,reformulator,link_chooser,generator,grounder,decomposer,expander"
-    """Comma-separated decision points that use the chat model in ``llm``/``auto`` mode; the
-    others stay model-free (e.g. ``generator,reformulator`` for a small local model)."""
+    llm_deciders: str | None = None
+    """Comma-separated decision points that use the chat model in ``llm``/``auto`` mode (the
+    others stay model-free). Unset: all of them, or for a ``local`` model
+    :data:`LOCAL_LLM_DECIDERS`, the ones where the small local model measured at least as good as
+    the model-free decider (README, "Use a local model")."""
     models_dir: Path = Field(default_factory=lambda: default_data_dir() / "models")
     """Where ``agentic-rag model install`` puts GGUF files and ``local:<name>`` finds them."""
     local_port: int = Field(default=0, ge=0, le=65535)
@@ -86,6 +92,15 @@ class Settings(BaseSettings):
     def checkpoint_path(self) -> Path:
         """SQLite file holding the checkpoints of every thread."""
         return self.data_dir / "checkpoints.sqlite"
+
+    @property
+    def model_decision_points(self) -> list[str] | None:
+        """The decision points that use the chat model (``None``: all of them)."""
+        spec = self.llm_deciders
+        if spec is None:
+            local = (self.chat_model or "").split(":")[0] == "local"
+            spec = LOCAL_LLM_DECIDERS if local else None
+        return None if spec is None else [name.strip() for name in spec.split(",") if name.strip()]
 
     @property
     def resolved_chat_model(self) -> str | None:

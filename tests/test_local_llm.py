@@ -55,7 +55,8 @@ def model_file() -> Path:
 
 @pytest.fixture(scope="module")
 def local_app(model_file, data_dir):
-    settings = Settings(data_dir=data_dir, collection="hotpot_local", chat_model="local")
+    every = ",".join(DECISION_POINTS)  # the model at every decision point, not the local default
+    settings = Settings(data_dir=data_dir, collection="hotpot_local", chat_model="local", llm_deciders=every)
     app = App(settings)
     app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
     counter = CallCounter()
@@ -95,7 +96,8 @@ def test_every_decider_meets_the_real_model_and_every_run_ends_within_its_caps(l
 
 
 def test_a_server_that_dies_mid_run_leaves_the_run_to_the_model_free_deciders(model_file, data_dir):
-    app = App(Settings(data_dir=data_dir, collection="hotpot_local", chat_model="local"))
+    every = ",".join(DECISION_POINTS)
+    app = App(Settings(data_dir=data_dir, collection="hotpot_local", chat_model="local", llm_deciders=every))
     try:
         assert app.services.chat_model is not None  # starts the server
         app.services.local_server.process.kill()
