@@ -6,6 +6,7 @@ local provider's errors, and a server that dies mid-run."""
 from __future__ import annotations
 
 import socket
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import get_args
@@ -108,7 +109,7 @@ def test_a_server_that_dies_mid_run_leaves_the_run_to_the_model_free_deciders(mo
         app.close()
 
 
-def test_local_model_errors_say_what_to_do(tmp_path, model_file):
+def test_local_model_errors_say_what_to_do(tmp_path, model_file, monkeypatch):
     with pytest.raises(LocalModelError, match="model install qwen2.5-coder-0.5b"):
         resolve_model("qwen2.5-coder-0.5b", tmp_path)
     with pytest.raises(LocalModelError, match="not found"):
@@ -124,3 +125,6 @@ def test_local_model_errors_say_what_to_do(tmp_path, model_file):
             LocalServer(model_file, port=busy.getsockname()[1])
     with pytest.raises(LocalModelError, match="not ready within"):
         LocalServer(model_file, start_timeout_s=0.01)
+    monkeypatch.setitem(sys.modules, "xllamacpp", None)  # as if the runtime were not installed
+    with pytest.raises(LocalModelError, match=r"runtime is not installed: pip install 'agentic-rag\[local\]'"):
+        LocalServer(model_file)
