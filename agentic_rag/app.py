@@ -23,7 +23,7 @@ from core.errors import (
 )
 from core.settings import Settings
 from graph.builder import build_graph
-from graph.context import MAX_RETRIES_LIMIT, RunContext, validate_question
+from graph.context import MAX_RETRIES_LIMIT, RunContext, question_input, validate_question
 from graph.interrupts import InvalidResumeError, parse_decision
 from graph.state import OutputState
 from ingest.loaders import Source
@@ -146,6 +146,9 @@ class App:
         """Answer ``question`` on a thread (a new one when ``thread_id`` is ``None``);
         ``callbacks`` are LangChain callback handlers for the run (e.g. token counting).
 
+        The question's first checkpoint holds ``context``, so a run killed at any point
+        resumes under it.
+
         Returns:
             See :meth:`result`; ``status`` is ``interrupted`` when a review switched on in
             ``context`` is waiting for an answer (continue with :meth:`resume`).
@@ -168,7 +171,7 @@ class App:
                 )
         thread_id = thread_id or uuid.uuid4().hex
         self.services.deciders(context)  # fail on a bad decider setting before writing anything
-        return self._run({"question": question}, thread_id, context, callbacks=callbacks)
+        return self._run(question_input(question, context), thread_id, context, callbacks=callbacks)
 
     def has_thread(self, thread_id: str) -> bool:
         """Whether any checkpoint of ``thread_id`` exists."""
