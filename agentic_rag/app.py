@@ -4,16 +4,17 @@ and Python callers use (ingest, ask, resume)."""
 from __future__ import annotations
 
 import os
-import sqlite3
 import uuid
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Any, AsyncIterator, Literal, Sequence
 
 from langchain_core.language_models import BaseChatModel
-from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from agentic_rag.checkpoints import open_async_checkpointer, open_checkpointer
 from agentic_rag.services import FROM_SETTINGS, Services
 from core.errors import (
     CollectionNotFoundError,
@@ -32,12 +33,6 @@ from nodes import make_nodes
 
 NO_ANSWER: Any = object()
 """Marker for "no resume value given" (``None`` is a valid JSON answer)."""
-
-
-def open_checkpointer(path: Path) -> SqliteSaver:
-    """The SQLite checkpointer (langgraph-checkpoint-sqlite) at ``path``, created if missing."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return SqliteSaver(sqlite3.connect(path, check_same_thread=False))
 
 
 class ReplayEdit(BaseModel):
@@ -61,6 +56,20 @@ class App:
         self.services = Services(self.settings, chat_model)
         self.checkpointer = open_checkpointer(self.settings.checkpoint_path)
         self.graph = build_graph(make_nodes(self.services), self.checkpointer)
+
+    @asynccontextmanager
+    async def async_graph(self) -> AsyncIterator[CompiledStateGraph]:
+        """The graph for callers on an event loop (an async web server: ``ainvoke``, ``astream``,
+        ``aget_state``), checkpointed by an ``AsyncSqliteSaver`` in the same file as :attr:`graph`,
+        so threads are shared with the sync API; pass ``durability="sync"`` for :meth:`ask`'s
+        crash guarantee. Its nodes run in LangGraph's worker threads. Closed on exit.
+
+        Yields:
+            The compiled graph; input :func:`graph.context.question_input`, run settings as
+            ``context``, thread id in ``config["configurable"]["thread_id"]``.
+        """
+        async with open_async_checkpointer(self.settings.checkpoint_path) as saver:
+            yield build_graph(make_nodes(self.services), saver)
 
     # -- documents --------------------------------------------------------------------------
 
