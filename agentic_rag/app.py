@@ -4,16 +4,17 @@ and Python callers use (ingest, ask, resume)."""
 from __future__ import annotations
 
 import os
-import sqlite3
 import uuid
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Any, AsyncIterator, Literal, Sequence
 
 from langchain_core.language_models import BaseChatModel
-from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from agentic_rag.checkpoints import open_async_checkpointer, open_checkpointer
 from agentic_rag.services import FROM_SETTINGS, Services
 from core.errors import (
     CollectionNotFoundError,
@@ -23,7 +24,7 @@ from core.errors import (
 )
 from core.settings import Settings
 from graph.builder import build_graph
-from graph.context import MAX_RETRIES_LIMIT, RunContext, validate_question
+from graph.context import MAX_RETRIES_LIMIT, RunContext, question_input, validate_question
 from graph.interrupts import InvalidResumeError, parse_decision
 from graph.state import OutputState
 from ingest.loaders import Source
@@ -32,12 +33,6 @@ from nodes import make_nodes
 
 NO_ANSWER: Any = object()
 """Marker for "no resume value given" (``None`` is a valid JSON answer)."""
-
-
-def open_checkpointer(path: Path) -> SqliteSaver:
-    """The SQLite checkpointer (langgraph-checkpoint-sqlite) at ``path``, created if missing."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return SqliteSaver(sqlite3.connect(path, check_same_thread=False))
 
 
 class ReplayEdit(BaseModel):
@@ -61,6 +56,20 @@ class App:
         self.services = Services(self.settings, chat_model)
         self.checkpointer = open_checkpointer(self.settings.checkpoint_path)
         self.graph = build_graph(make_nodes(self.services), self.checkpointer)
+
+    @asynccontextmanager
+    async def async_graph(self) -> AsyncIterator[CompiledStateGraph]:
+        """The graph for callers on an event loop (an async web server: ``ainvoke``, ``astream``,
+        ``aget_state``), checkpointed by an ``AsyncSqliteSaver`` in the same file as :attr:`graph`,
+        so threads are shared with the sync API; pass ``durability="sync"`` for :meth:`ask`'s
+        crash guarantee. Its nodes run in LangGraph's worker threads. Closed on exit.
+
+        Yields:
+            The compiled graph; input :func:`graph.context.question_input`, run settings as
+            ``context``, thread id in ``config["configurable"]["thread_id"]``.
+        """
+        async with open_async_checkpointer(self.settings.checkpoint_path) as saver:
+            yield build_graph(make_nodes(self.services), saver)
 
     # -- documents --------------------------------------------------------------------------
 
@@ -146,6 +155,9 @@ class App:
         """Answer ``question`` on a thread (a new one when ``thread_id`` is ``None``);
         ``callbacks`` are LangChain callback handlers for the run (e.g. token counting).
 
+        The question's first checkpoint holds ``context``, so a run killed at any point
+        resumes under it.
+
         Returns:
             See :meth:`result`; ``status`` is ``interrupted`` when a review switched on in
             ``context`` is waiting for an answer (continue with :meth:`resume`).
@@ -168,7 +180,7 @@ class App:
                 )
         thread_id = thread_id or uuid.uuid4().hex
         self.services.deciders(context)  # fail on a bad decider setting before writing anything
-        return self._run({"question": question}, thread_id, context, callbacks=callbacks)
+        return self._run(question_input(question, context), thread_id, context, callbacks=callbacks)
 
     def has_thread(self, thread_id: str) -> bool:
         """Whether any checkpoint of ``thread_id`` exists."""

@@ -1,12 +1,23 @@
 """The graph as served by the LangGraph server (``langgraph dev``, LangGraph Studio).
 
 No checkpointer is compiled in: the server supplies persistence. Settings come from the
-environment; run settings are the ``context`` form in Studio (:class:`graph.context.RunContext`).
+environment and from a ``.env`` file in the folder the server is started in (variables already
+set win; see :func:`core.settings.load_env_file`); run settings are the ``context`` form in
+Studio (:class:`graph.context.RunContext`).
+
+``langgraph.json`` has no ``"env"`` key: for ``langgraph dev`` it would let the file override
+variables already set (and unset a ``KEY`` line without ``=``), and ``langgraph up`` would
+require the file to exist.
 """
 
+from pathlib import Path
+
 from agentic_rag.app import Services
-from core.settings import Settings
+from core.settings import Settings, load_env_file
 from graph.builder import build_graph
 from nodes import make_nodes
 
-graph = build_graph(make_nodes(Services(Settings())))
+load_env_file(Path.cwd() / ".env")  # langgraph dev runs from the folder of langgraph.json
+services = Services(Settings())
+"""What the served graph's nodes use (its settings read after the ``.env`` file)."""
+graph = build_graph(make_nodes(services))

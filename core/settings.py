@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
+from dotenv import dotenv_values
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -15,6 +16,26 @@ def default_data_dir() -> Path:
     """``$XDG_DATA_HOME/agentic-rag``, or ``~/.local/share/agentic-rag`` when XDG is unset."""
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
     return Path(base) / "agentic-rag"
+
+
+def load_env_file(path: Path) -> list[str]:
+    """Set the variables of a ``.env`` file (python-dotenv syntax: ``KEY=VALUE`` lines, ``#``
+    comments) in the process environment, leaving those already set as they are: the shell wins.
+    The environment, not only :class:`Settings`, because the model clients read it too
+    (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``).
+
+    Args:
+        path: the file; a missing one sets nothing.
+
+    Returns:
+        The names set, in file order (a ``KEY`` line without ``=`` sets nothing).
+    """
+    if not path.is_file():
+        return []
+    values = {key: value for key, value in dotenv_values(path).items() if value is not None}
+    added = [key for key in values if key not in os.environ]
+    os.environ.update({key: values[key] for key in added})
+    return added
 
 
 LOCAL_LLM_DECIDERS = "decomposer,expander"

@@ -7,7 +7,7 @@ or a dict; LangGraph Studio renders its fields as a form. Process settings live 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 from typing import Literal
 
 from core.errors import ConfigurationError, InvalidQuestionError
@@ -133,11 +133,22 @@ def run_context(context: "RunContext | dict | None") -> "RunContext":
     return RunContext.from_mapping(dict(context))
 
 
+def question_input(question: str, context: RunContext) -> dict:
+    """The graph input that asks ``question`` under ``context``: ``{"question", "run_context"}``.
+
+    Pass the same ``context`` as the run's ``context``. The settings travel with the question so
+    that the run's first checkpoint holds them: a run killed before ``route`` finishes is
+    resumed (:meth:`agentic_rag.app.App.resume`) under the settings it was asked with, not the
+    defaults."""
+    return {"question": question, "run_context": asdict(context)}
+
+
 def turn_context(state: dict, context: "RunContext | dict | None") -> "RunContext":
-    """The settings of the question in progress: those recorded when it started (the route
-    node stores them in ``state['run_context']``), else the run's. LangGraph does not keep the
-    context across a resume, so a review answered through the server, or a killed run resumed,
-    continues under the caps it started with."""
+    """The settings of the question in progress: those recorded when it started (sent with the
+    question by :func:`question_input`, and stored by the route node in
+    ``state['run_context']``), else the run's. LangGraph does not keep the context across a
+    resume, so a review answered through the server, or a killed run resumed, continues under the
+    caps it started with."""
     recorded = state.get("run_context")
     return RunContext.from_mapping(recorded) if recorded else run_context(context)
 

@@ -17,7 +17,7 @@ empty evidence and an empty trace — never inherited from the last turn.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Callable, Literal, TypedDict
+from typing import Annotated, Any, Callable, Literal, NotRequired, TypedDict
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -103,6 +103,10 @@ def merge_trace(current: list[HopTrace] | None, update: list[HopTrace]) -> list[
 
 class InputState(TypedDict):
     question: str
+    run_context: NotRequired[dict]
+    """The run settings (``RunContext`` as a dict), sent with the question so that the run's
+    first checkpoint holds them (see :func:`graph.context.question_input`); the route node then
+    records the run's ``context`` in their place."""
 
 
 class OutputState(TypedDict, total=False):
@@ -200,7 +204,9 @@ class AgentState(TypedDict, total=False):
     (stop review), or empty."""
     run_context: dict
     """The run settings this question started with (``RunContext`` as a dict), so that resuming
-    a killed run continues under the same caps — LangGraph does not checkpoint the context."""
+    a killed run continues under the same caps — LangGraph does not checkpoint the context.
+    Written with the question by :meth:`agentic_rag.app.App.ask` (the first checkpoint holds
+    them, so a run killed before ``route`` finishes resumes under them too), then by ``route``."""
 
 
 APPENDING = {

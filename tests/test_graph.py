@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from langchain_core.callbacks import BaseCallbackHandler
 
 from core.errors import ConfigurationError, InvalidQuestionError, ThreadError
 from graph.context import RunContext
@@ -122,6 +123,42 @@ def test_run_killed_after_first_hop_resumes_to_the_same_answer(hotpot_app):
         hotpot_app.resume("killed-run")
     with pytest.raises(ThreadError, match="no thread"):
         hotpot_app.resume("never-existed")
+
+
+class KillAt(BaseCallbackHandler):
+    """Stops the run the moment ``node`` starts, as Ctrl-C or a crash would (KeyboardInterrupt
+    is no ``Exception``, so LangChain's callback manager lets it through)."""
+
+    def __init__(self, node: str) -> None:
+        self.node = node
+
+    def on_chain_start(self, serialized, inputs, *, name=None, **kwargs) -> None:
+        if name == self.node:
+            raise KeyboardInterrupt(f"killed at {name}")
+
+
+def test_run_killed_before_route_finishes_resumes_with_the_settings_it_was_asked_with(make_app, tmp_path):
+    for folder, text in {
+        "x": "# Refund policy\n\nRefunds are accepted within 30 days of purchase.",
+        "y": "# Returns desk\n\nRefunds are accepted at the returns desk of the shop.",
+    }.items():
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "policy.md").write_text(text)
+    model = scripted()  # a chat model is configured, so default settings (auto) would call it
+    app = make_app(chat_model=model)
+    app.ingest([tmp_path])
+    context = RunContext(deciders="rules", max_retries=0, review_answer=True, sources=["*/y/*"])
+    question = "Within how many days are refunds accepted?"
+    with pytest.raises(KeyboardInterrupt):
+        app.ask(question, thread_id="killed-in-route", context=context, callbacks=[KillAt("route")])
+    snapshot = app.graph.get_state({"configurable": {"thread_id": "killed-in-route"}})
+    assert snapshot.next == ("route",)
+    assert RunContext.from_mapping(snapshot.values["run_context"]) == context  # durable from the first checkpoint
+    resumed = app.resume("killed-in-route")
+    assert resumed["status"] == "interrupted" and resumed["interrupt"]["kind"] == "answer"  # review_answer
+    assert resumed["retries"] == 0 and resumed["hops"] == 1  # max_retries=0
+    assert resumed["citations"] and {c["source"] for c in resumed["citations"]} == {str(tmp_path / "y" / "policy.md")}
+    assert model.calls == {}  # deciders="rules"
 
 
 @pytest.mark.parametrize("question", ["", "   \n\t", "x" * 100_000])

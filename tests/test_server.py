@@ -1,6 +1,7 @@
 """The graph served by the real LangGraph dev server (``langgraph dev``), driven with the
 ``langgraph-sdk`` client: a run to completion, a run paused by the answer review and resumed with
-an edit, and the thread's state and history. The server is stopped at the end, also on failure."""
+an edit, and the thread's state and history. The server is stopped at the end, also on failure.
+The server's ``.env`` file is tested without the server: on the module it serves."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pytest
 from langgraph_sdk import get_sync_client
 
 from agentic_rag.app import App
-from core.settings import Settings
+from core.settings import Settings, load_env_file
 from tests.conftest import DATA
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,3 +106,25 @@ def test_served_graph_runs_pauses_resumes_and_shows_history(server_url):
     history = client.threads.get_history(reviewed["thread_id"], limit=50)
     assert len(history) >= 6
     assert history[-1]["values"] == {} or history[-1]["metadata"]["source"] == "input"
+
+
+def test_env_file_fills_unset_variables_only(tmp_path, monkeypatch):
+    monkeypatch.delenv("AGENTIC_RAG_COLLECTION", raising=False)
+    monkeypatch.setenv("AGENTIC_RAG_EMBEDDING", "wordllama")
+    env = tmp_path / ".env"
+    env.write_text("# settings\nAGENTIC_RAG_COLLECTION=from_dotenv\nAGENTIC_RAG_EMBEDDING=openai:nope\nEMPTY\n")
+    assert load_env_file(env) == ["AGENTIC_RAG_COLLECTION"]
+    settings = Settings()
+    assert (settings.collection, settings.embedding) == ("from_dotenv", "wordllama")  # the shell wins
+    assert "EMPTY" not in os.environ
+    assert load_env_file(tmp_path / "missing.env") == []
+
+
+def test_served_graph_reads_env_file_of_the_folder_the_server_starts_in(tmp_path, data_dir):
+    """As ``langgraph dev`` imports ``agentic_rag/server.py`` in the folder it is started from."""
+    (tmp_path / ".env").write_text(f"AGENTIC_RAG_COLLECTION=from_dotenv\nAGENTIC_RAG_DATA_DIR={data_dir}\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTIC_RAG_")}
+    code = "from agentic_rag import server; s = server.services.settings; print(s.collection, s.data_dir)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["from_dotenv", str(data_dir)]
