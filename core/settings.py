@@ -38,7 +38,7 @@ def load_env_file(path: Path) -> list[str]:
     return added
 
 
-LOCAL_LLM_DECIDERS = "decomposer,expander"
+LOCAL_LLM_DECIDERS = "generator,link_chooser,decomposer,expander"
 """Decision points a ``local`` model takes by default (see ``Settings.llm_deciders``)."""
 
 

@@ -192,8 +192,9 @@ class LocalServer:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                last = self.last_log_line()
                 self.close()
-                raise LocalModelError(f"the local model server exited at start: {self.last_log_line()}")
+                raise LocalModelError(f"the local model server exited at start: {last}")
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=2) as reply:
                     if reply.status == 200:
@@ -201,8 +202,9 @@ class LocalServer:
             except OSError:
                 pass
             time.sleep(0.25)
+        last = self.last_log_line()
         self.close()
-        raise LocalModelError(f"the local model server was not ready within {timeout_s:.0f} s: {self.last_log_line()}")
+        raise LocalModelError(f"the local model server was not ready within {timeout_s:.0f} s: {last}")
 
     def last_log_line(self) -> str:
         lines = Path(self.log.name).read_text(errors="replace").strip().splitlines()

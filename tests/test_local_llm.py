@@ -76,7 +76,8 @@ def test_every_decider_meets_the_real_model_and_every_run_ends_within_its_caps(l
         result = app.ask(question, context=caps)
         assert result["status"] == "done" and result["stop_reason"] in get_args(StopReason)
         assert result["retries"] <= caps.max_retries and result["answer"].strip()
-        assert result["elapsed_ms"] < 2 * caps.time_limit_s * 1000
+        state = app.graph.get_state({"configurable": {"thread_id": result["thread_id"]}}).values
+        assert state["elapsed_ms"] < 2 * caps.time_limit_s * 1000
         assert "/" not in result["answer"].replace("N/A", "")  # no local file paths copied from the passages
     follow_up = app.ask("And in which country is it?", thread_id=result["thread_id"], context=caps)
     assert follow_up["status"] == "done"
