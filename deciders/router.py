@@ -165,7 +165,11 @@ class RouteOut(BaseModel):
 
 class LLMRouter(LLMDecider):
     """Asks the model for the route, the self-contained rewrite and the complexity; an unusable
-    reply gives :class:`RuleRouter`'s decision (and says why)."""
+    reply gives :class:`RuleRouter`'s decision (and says why). A ``direct`` route for a turn
+    that asks something (a "?", or words beyond small talk) is overruled to ``retrieve``, with a
+    note: answering a question without the documents is the one routing error that invents an
+    answer (small models route questions ``direct`` often), while retrieving for small talk only
+    costs a search."""
 
     def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision:
         user = prompts.USER.format(conversation=format_conversation(conversation), question=question)
@@ -177,11 +181,15 @@ class LLMRouter(LLMDecider):
         standalone = out.standalone_question.strip()
         if standalone and (not conversation or standalone == question or len(standalone) >= MAX_STANDALONE_CHARS):
             standalone = ""
+        route, note = out.route, None
+        if route == "direct" and RuleRouter().route(question, conversation).route == "retrieve":
+            route, note = "retrieve", "the model routed a question direct; retrieving instead"
         return RouteDecision(
-            out.route,
+            route,
             out.reason,
             self.name,
+            note,
             standalone_question=standalone or None,
-            complexity="none" if out.route == "direct" else out.complexity,
+            complexity="none" if route == "direct" else out.complexity,
             complexity_reason=f"classified by {self.name}",
         )

@@ -106,3 +106,11 @@ def test_subject_of_prefers_exact_names():
     assert subject_of("What is the default of work_mem in PostgreSQL?") == "work_mem"
     assert subject_of("Who drummed for Rush?") == "Rush"
     assert subject_of("what is this?") is None
+
+
+def test_llm_router_never_answers_a_question_without_the_documents():
+    model = scripted(route='{"route": "direct", "reason": "general knowledge"}')
+    decision = LLMRouter(model).route("Which league does Donnie Smith play in?", [])
+    assert decision.route == "retrieve" and decision.complexity != "none"
+    assert decision.note == "the model routed a question direct; retrieving instead"
+    assert LLMRouter(model).route("thanks, bye", []).route == "direct"  # small talk stays direct
