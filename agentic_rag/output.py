@@ -110,6 +110,7 @@ def print_ingest(report: IngestReport, collection: str, total: int) -> None:
     """The ingest summary line, then every empty and unreadable file (on stderr)."""
     typer.echo(
         f"{report.files} files ({report.unchanged} unchanged): {report.added} chunks added, {report.removed} removed"
+        + (f", {report.repaired} files repaired (their chunks were missing)" if report.repaired else "")
         + (f", {report.deleted_files} deleted files dropped" if report.deleted_files else "")
         + (f", {report.excluded_files} excluded files dropped" if report.excluded_files else "")
         + f"; collection '{collection}' holds {total} chunks"

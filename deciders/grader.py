@@ -133,7 +133,8 @@ class LLMGrader(LLMDecider):
     says whether the evidence suffices (``CallLimits.grading = "batch"``), or one call per chunk
     (``per_chunk``, ``CallLimits.concurrency`` at once, LangChain ``Runnable.batch``) and one
     for sufficiency. A failed or unusable batch reply grades the hop with :class:`LexicalGrader`
-    (and says so); an unusable per-chunk reply grades that chunk not relevant."""
+    (and says so), passage numbers out of range in it are ignored (and named in a note); an
+    unusable per-chunk reply grades that chunk not relevant."""
 
     def __init__(self, model, tuning: Tuning = TUNING, limits: CallLimits = DEFAULT_LIMITS, min_relevance: float = 0.4):
         super().__init__(model, tuning, limits)
@@ -156,10 +157,12 @@ class LLMGrader(LLMDecider):
             grading = self._fallback.grade(question, query, chunks, evidence)
             grading.note = f"{note}; model-free grading instead"
             return grading
-        chosen = set(out.relevant)
+        chosen = {n for n in out.relevant if 1 <= n <= len(chunks)}  # a number naming no passage chooses nothing
+        wild = sorted(set(out.relevant) - chosen)
+        note = f"passage number(s) {wild} out of range 1–{len(chunks)} ignored" if wild else None
         verdicts = [ChunkVerdict(c["chunk_id"], i in chosen, float(i in chosen)) for i, c in enumerate(chunks, 1)]
         sufficient = out.sufficient and (bool(evidence) or bool(chosen))
-        return Grading(verdicts, sufficient, self.name)
+        return Grading(verdicts, sufficient, self.name, note)
 
     @staticmethod
     def _via(chunk: HopChunk) -> str:

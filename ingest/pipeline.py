@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Container
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -29,15 +30,18 @@ from store.mentions import GraphUpdate
 class IngestReport:
     """Totals of one ingest run.
 
-    ``files`` counts sources seen and ``unchanged`` those skipped by content hash; ``added`` and
-    ``removed`` count chunks; ``deleted_files`` counts sources removed because their file left an
-    ingested folder, ``excluded_files`` those removed because their file, still there, is now left
-    out (an ``--exclude`` or ``.ragignore`` pattern, or a hidden path); ``skipped`` lists (path,
-    reason) for unreadable files, ``empty`` the empty ones.
+    ``files`` counts sources seen and ``unchanged`` those skipped by content hash; ``repaired``
+    those written again although unchanged, as the chunk table had lost chunks the manifest
+    records (deleted or dropped outside agentic-rag); ``added`` and ``removed`` count chunks;
+    ``deleted_files`` counts sources removed because their file left an ingested folder,
+    ``excluded_files`` those removed because their file, still there, is now left out (an
+    ``--exclude`` or ``.ragignore`` pattern, or a hidden path); ``skipped`` lists (path, reason)
+    for unreadable files, ``empty`` the empty ones.
     """
 
     files: int = 0
     unchanged: int = 0
+    repaired: int = 0
     added: int = 0
     removed: int = 0
     deleted_files: int = 0
@@ -48,14 +52,19 @@ class IngestReport:
     """What the mention-graph update after the writes did."""
 
 
-def store_source(store: ChunkStore, source: Source, report: IngestReport, progress: bool = False) -> None:
-    """Write one source unless its recorded content hash is unchanged; with ``progress``, a
-    chunk-level progress bar for a source of more than ``WRITE_BATCH`` chunks. The mention
-    graph is left to :func:`store_sources` / :func:`ingest_files`, once per run."""
+def store_source(
+    store: ChunkStore, source: Source, report: IngestReport, progress: bool = False, unbacked: Container[str] = ()
+) -> None:
+    """Write one source unless its recorded content hash is unchanged and it is not among
+    ``unbacked`` (:meth:`store.catalog.Catalog.unbacked`: its chunks are missing); with
+    ``progress``, a chunk-level progress bar for a source of more than ``WRITE_BATCH`` chunks.
+    The mention graph is left to :func:`store_sources` / :func:`ingest_files`, once per run."""
     report.files += 1
     if store.catalog.source_hash(source.key) == source.content_hash:
-        report.unchanged += 1
-        return
+        if source.key not in unbacked:
+            report.unchanged += 1
+            return
+        report.repaired += 1
     show = progress and len(source.chunks) > WRITE_BATCH
     with tqdm(total=len(source.chunks), desc=Path(source.key).name, unit="chunk", disable=not show, leave=False) as bar:
         update = store.replace_source(source.key, source.content_hash, source.chunks, on_progress=bar.update)
@@ -65,8 +74,9 @@ def store_source(store: ChunkStore, source: Source, report: IngestReport, progre
 
 def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestReport) -> None:
     """Write each source (see :func:`store_source`), then update the mention graph."""
+    unbacked = store.catalog.unbacked(store.table)
     for source in sources:
-        store_source(store, source, report)
+        store_source(store, source, report, unbacked=unbacked)
     report.graph = store.graph.update()
 
 
@@ -126,10 +136,14 @@ def ingest_files(
         chunk_overlap: chunk overlap in characters.
         progress: show tqdm progress bars.
 
+    A file whose chunks the chunk table lost behind the manifest's back is written again
+    (``repaired``).
+
     Returns:
         The totals, with the skipped files and their reasons, and the mention-graph update.
     """
     report = IngestReport()
+    unbacked = store.catalog.unbacked(store.table)
     for path in tqdm(files, desc="ingest", unit="file", disable=not progress):
         try:
             source = load_file(path, chunk_size, chunk_overlap)
@@ -140,7 +154,7 @@ def ingest_files(
             report.skipped.append((str(path), str(exc)))
             continue
         try:
-            store_source(store, source, report, progress)
+            store_source(store, source, report, progress, unbacked)
         except (psycopg.DataError, sqlalchemy.exc.DataError) as exc:  # text PostgreSQL refuses
             report.skipped.append((str(path), f"refused by PostgreSQL ({str(exc).splitlines()[0][:120]})"))
     present = {str(f) for f in files}

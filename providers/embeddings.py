@@ -69,7 +69,8 @@ def load_embedding_model(spec: str) -> EmbeddingModel:
         The loaded model with its id and dimension.
 
     Raises:
-        ConfigurationError: unknown spec, or OpenAI requested without a key.
+        ConfigurationError: unknown spec, OpenAI requested without a key, or the OpenAI model
+            unreachable (no network: tiktoken's encoding or the API call; a rejected key or model).
     """
     if spec == "wordllama":
         return EmbeddingModel("wordllama:l2_supercat-256", 256, WordLlamaEmbeddings(256))
@@ -79,9 +80,18 @@ def load_embedding_model(spec: str) -> EmbeddingModel:
         if not os.environ.get("OPENAI_API_KEY"):
             raise ConfigurationError(f"embedding '{spec}' needs OPENAI_API_KEY; set it or use --embedding wordllama")
         from langchain_openai import OpenAIEmbeddings
+        from openai import OpenAIError
 
         model = spec.split(":", 1)[1]
         embeddings = OpenAIEmbeddings(model=model)
-        dimension = len(embeddings.embed_query("dimension probe"))
+        try:
+            dimension = len(embeddings.embed_query("dimension probe"))
+        except (OSError, OpenAIError) as exc:  # offline: tiktoken fetches its encoding, then the API is called
+            reason = " ".join(str(exc).split())  # requests' errors span lines and run long
+            reason = reason if len(reason) <= 200 else reason[:200] + "…"
+            raise ConfigurationError(
+                f"embedding '{spec}' is unavailable ({type(exc).__name__}: {reason}); "
+                "check the network and OPENAI_API_KEY, or use --embedding wordllama (offline)"
+            ) from None
         return EmbeddingModel(spec, dimension, embeddings)
     raise ConfigurationError(f"unknown embedding '{spec}'; use 'wordllama' or 'openai:<model>'")

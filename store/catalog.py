@@ -3,6 +3,9 @@ holds (the ingest manifest), in two tables shared by every collection of a datab
 
 from __future__ import annotations
 
+import os
+import shlex
+
 import psycopg
 
 
@@ -59,6 +62,26 @@ class Catalog:
             (self.collection, prefix),
         ).fetchall()
         return [r[0] for r in rows]
+
+    def unbacked(self, table: str) -> set[str]:
+        """Sources whose recorded chunk count the chunk table ``table`` no longer holds: chunks
+        deleted behind the manifest's back, or the table dropped and rebuilt empty. Their next
+        ingest must write them again instead of trusting the content hash."""
+        rows = self._conn.execute(
+            f"""WITH held AS (SELECT source, count(*) AS n FROM {table} GROUP BY source)
+                SELECT s.source FROM rag_sources s LEFT JOIN held USING (source)
+                WHERE s.collection = %s AND s.chunks <> coalesce(held.n, 0)""",
+            (self.collection,),
+        ).fetchall()
+        return {r[0] for r in rows}
+
+    def rebuild_command(self) -> str:
+        """The command that ingests the collection's sources again: ``agentic-rag ingest PATH
+        --collection NAME``, PATH being the folder (or file) holding every source when there is one."""
+        paths = [s for s in self.sources_under("") if os.path.isabs(s)]
+        common = os.path.commonpath(paths) if paths else os.sep
+        target = shlex.quote(common) if common != os.sep else "PATH"
+        return f"agentic-rag ingest {target} --collection {self.collection}"
 
     def record_source(self, source: str, content_hash: str, chunks: int) -> None:
         """Record ``source`` as fully ingested (written last, after its chunks)."""

@@ -145,17 +145,24 @@ class ChunkStore:
                         f"({self.embedding.dimension}-d); use --embedding matching the collection, "
                         "or ingest into another --collection"
                     )
-                self.graph.create_schema()  # collections made before the graph existed gain it
-                conn.execute(f"ALTER TABLE {self.table} ADD COLUMN IF NOT EXISTS version TEXT")  # and provenance
-                return
-            if not create:
+                if conn.execute("SELECT to_regclass(%s)", (self.table,)).fetchone()[0] is not None:
+                    self.graph.create_schema()  # collections made before the graph existed gain it
+                    conn.execute(f"ALTER TABLE {self.table} ADD COLUMN IF NOT EXISTS version TEXT")  # and provenance
+                    return
+                if not create:  # dropped by hand: ingest rebuilds it below, the manifest then counts as unbacked
+                    raise CollectionNotFoundError(
+                        f"collection '{self.collection}' has lost its chunk table {self.table} (dropped outside "
+                        f"agentic-rag); rebuild it by ingesting its documents again: {self.catalog.rebuild_command()}"
+                    )
+            elif not create:
                 names = self.catalog.collections()
                 raise CollectionNotFoundError(
                     f"no collection '{self.collection}' (existing: {', '.join(names) or 'none'}); "
                     f"ingest documents first: agentic-rag ingest PATH --collection {self.collection}"
                 )
-            # A crash between creating the table and registering it leaves orphans: start clean.
-            conn.execute(f"DROP TABLE IF EXISTS {self.table}_terms, {self.table}_doclen")
+            # A crash between creating the table and registering it, or a dropped table, leaves orphans: start clean.
+            self.lexical.drop()
+            self.graph.drop()
             self._engine.init_vectorstore_table(
                 self.table,
                 self.embedding.dimension,
@@ -171,7 +178,8 @@ class ChunkStore:
             with conn.transaction():
                 self.lexical.create()
                 self.graph.create_schema()
-                self.catalog.register(self.table, self.embedding.model_id, self.embedding.dimension)
+                if row is None:
+                    self.catalog.register(self.table, self.embedding.model_id, self.embedding.dimension)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_SCHEMA_LOCK,))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import psycopg
 
@@ -61,3 +62,10 @@ class TableAddon:
     _conn: psycopg.Connection
     table: str
     tuning: Tuning = TUNING
+    suffixes: ClassVar[tuple[str, ...]] = ()
+    """Its tables, named ``<table>_<suffix>``."""
+
+    def drop(self) -> None:
+        """Drop its tables if they exist (left over when the chunk table was dropped with ``CASCADE``)."""
+        if self.suffixes:
+            self._conn.execute(f"DROP TABLE IF EXISTS {', '.join(f'{self.table}_{s}' for s in self.suffixes)}")

@@ -20,6 +20,8 @@ from store.filters import ChunkFilter
 class LexicalIndex(TableAddon):
     """The BM25 index of the chunk table ``table``, on ``conn`` (autocommit connection)."""
 
+    suffixes = ("terms", "doclen")
+
     def create(self) -> None:
         """Create the index tables and the trigger that fills them (inside the caller's
         transaction, for a new collection)."""

@@ -145,6 +145,8 @@ class MentionMatcher:
 class MentionGraph(TableAddon):
     """The mention graph of the chunk table ``table``, on ``conn`` (autocommit connection)."""
 
+    suffixes = ("entities", "mentions", "linked", "scanned")
+
     def create_schema(self) -> None:
         """Create the graph's tables if missing (existing collections gain them on open)."""
         t = self.table

@@ -130,6 +130,28 @@ def test_collection_built_with_another_embedding_model(cli, data_dir):
     assert "was built with openai:text-embedding-3-small" in one_line_error(proc)
 
 
+@pytest.mark.parametrize("command", ["ask", "ingest"])
+def test_openai_embedding_offline_is_a_one_line_error_and_leaves_no_thread(cli, tmp_path, command):
+    offline = {
+        "OPENAI_API_KEY": "sk-fake-key-for-tests",
+        "HTTPS_PROXY": "http://127.0.0.1:9",  # nothing listens: every download and API call fails to connect
+        "HTTP_PROXY": "http://127.0.0.1:9",
+        "NO_PROXY": "localhost",
+        "TIKTOKEN_CACHE_DIR": str(tmp_path / "tiktoken"),  # empty: tiktoken must fetch its encoding
+    }
+    target = "Which league?" if command == "ask" else str(DATA / "hotpotqa_smoke_10.jsonl")
+    proc = cli(command, target, "--embedding", "openai:text-embedding-3-small", env=offline, collection="cli_openai")
+    assert proc.returncode == ConfigurationError.exit_code, proc.stderr
+    line = one_line_error(proc)
+    assert "openai:text-embedding-3-small" in line and "--embedding wordllama" in line
+    assert "Traceback" not in proc.stderr
+    unfinished = json.loads(cli("threads", "--json", "--status", "unfinished", "--limit", "1000").stdout)
+    thread = proc.stderr.split()[1] if proc.stderr.startswith("thread: ") else None
+    assert thread not in {t["thread_id"] for t in unfinished}
+    if thread:
+        assert cli("history", thread).returncode == ThreadError.exit_code  # no checkpoint at all
+
+
 @pytest.fixture(scope="module")
 def external_database_url(tmp_path_factory) -> str:
     """A PostgreSQL server the app did not start, reached only through DATABASE_URL."""

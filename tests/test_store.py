@@ -4,6 +4,7 @@ index's consistency, and the errors a user can hit."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -110,6 +111,48 @@ def test_folder_without_supported_files(make_app, tmp_path):
     report = app.ingest([tmp_path])
     assert (report.deleted_files, report.removed) == (1, 1)
     assert app.services.store.count() == 0 and app.services.store.lexical.search("Varnsjo", 5) == []
+
+
+def _sql(app, statement: str) -> None:
+    import psycopg
+
+    with psycopg.connect(app.services.database_url, autocommit=True) as conn:
+        conn.execute(statement)
+
+
+def test_chunks_deleted_behind_the_manifest_are_ingested_again(make_app, tmp_path):
+    (tmp_path / "a.md").write_text("# Alpha\n\nAlpha particles are helium nuclei.\n")
+    (tmp_path / "b.txt").write_text("Beta decay emits an electron or a positron.")
+    app = make_app()
+    app.ingest([tmp_path])
+    store = app.services.store
+    _sql(app, f"DELETE FROM {store.table} WHERE source = '{(tmp_path / 'a.md').resolve()}'")
+    report = app.ingest([tmp_path])
+    assert (report.unchanged, report.added, report.repaired) == (1, 1, 1)
+    _sql(app, f"DELETE FROM {store.table}")  # all of them
+    report = app.ingest([tmp_path])
+    assert (report.unchanged, report.added, report.repaired) == (0, 2, 2)
+    assert store.count() == store.lexical.size() == 2
+    assert [c["title"] for c in store.search("helium nuclei", 1)] == ["Alpha"]
+    assert app.ingest([tmp_path]).unchanged == 2  # consistent again: nothing to repair
+
+
+def test_dropped_chunk_table_is_a_clear_error_then_rebuilt_by_ingest(make_app):
+    app = make_app()
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    count = app.services.store.count()
+    _sql(app, f"DROP TABLE {app.services.store.table} CASCADE")
+    app = make_app(app.settings.collection)  # a new process
+    rebuild = f"lost its chunk table.*: agentic-rag ingest {re.escape(str(DATA / 'hotpotqa_smoke_10.jsonl'))} --coll"
+    with pytest.raises(CollectionNotFoundError, match=rebuild):
+        app.ask("Which league does Donnie Smith play in?")
+    report = app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    store = app.services.store
+    assert (report.unchanged, report.repaired, report.added) == (0, 1, count)
+    assert store.count() == store.lexical.size() == count
+    assert store.graph.counts()["mentions"] > 0  # the mention graph is rebuilt too
+    result = app.ask("Which league does Donnie Smith play in?")
+    assert result["status"] == "done" and result["citations"]
 
 
 def test_collection_built_with_another_embedding_model(make_app):

@@ -101,6 +101,15 @@ def test_llm_grader_nothing_relevant_and_nothing_kept_is_never_sufficient():
     assert not grading.sufficient
 
 
+def test_llm_grader_passage_numbers_out_of_range_choose_nothing_and_are_noted():
+    grading = LLMGrader(scripted(grade_hop='{"relevant": [0, 3, 99], "sufficient": true}')).grade(
+        QUESTION, QUESTION, [ANSWER, OFF_TOPIC], []
+    )
+    assert [v.relevant for v in grading.verdicts] == [False, False]
+    assert not grading.sufficient  # found by the fuzz test: "sufficient" with no passage chosen and none kept
+    assert grading.note == "passage number(s) [0, 3, 99] out of range 1–2 ignored"
+
+
 def test_llm_grader_per_chunk_grades_each_chunk_then_asks_about_sufficiency():
     model = scripted(grade=donnie_grade, sufficient='{"sufficient": true}')
     grading = LLMGrader(model, limits=PER_CHUNK).grade(QUESTION, QUESTION, [ANSWER, OFF_TOPIC], [])
