@@ -15,7 +15,7 @@ from typing import Protocol, Sequence
 from core.text import coverage, names, normalise_query, sentences, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
 from deciders.chunks import HopChunk
-from deciders.lexicon import MODEL_FREE, MONTHS, QUESTION_WORD
+from deciders.lexicon import MODEL_FREE, MONTHS, NO_SHORT_ANSWER, QUESTION_WORD
 from deciders.llm import LLMDecider, format_evidence
 from prompts import reformulator as prompts
 
@@ -123,8 +123,8 @@ MAX_QUERY_CHARS = 500
 
 
 class LLMReformulator(LLMDecider):
-    """Asks the model for the next query (plain text, its first line); a failed call, an empty
-    or an overlong reply gives :class:`FeedbackReformulator`'s query (and says why)."""
+    """Asks the model for the next query (plain text, its first line); a failed call, an empty,
+    ``null``-like or overlong reply gives :class:`FeedbackReformulator`'s query (and says why)."""
 
     fallback = FeedbackReformulator
 
@@ -139,8 +139,8 @@ class LLMReformulator(LLMDecider):
         reply, note = self.ask_text(prompts.SYSTEM, user, self.tuning.llm_decision_tokens)
         lines = [line.strip().strip("\"'`").strip() for line in (reply or "").strip().splitlines() if line.strip()]
         query = lines[0] if lines else ""
-        if not query or len(query) > MAX_QUERY_CHARS:
+        if not query or len(query) > MAX_QUERY_CHARS or query.lower().strip(" .") in NO_SHORT_ANSWER:
             fallback = self._fallback.reformulate(question, tried, evidence, last_chunks)
-            fallback.note = f"{note or 'empty or overlong reply'}; model-free query instead"
+            fallback.note = f"{note or 'empty, null or overlong reply'}; model-free query instead"
             return fallback
         return Reformulation(query, "rewritten by the model", self.name)

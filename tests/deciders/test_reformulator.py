@@ -53,10 +53,10 @@ def test_llm_reformulator_takes_the_first_line_unquoted():
     assert (result.query, result.reason, result.note) == ("Mountrail County seat", "rewritten by the model", None)
 
 
-def test_llm_reformulator_falls_back_to_the_model_free_query_on_an_empty_or_overlong_reply():
+def test_llm_reformulator_falls_back_to_the_model_free_query_on_an_empty_null_or_overlong_reply():
     tried = [QUESTION, "Van Hook Township county"]
     expected = FeedbackReformulator().reformulate(QUESTION, tried, [TOWNSHIP], []).query
-    for reply in ["", "x" * 501]:
+    for reply in ["", "x" * 501, "null", "None."]:
         result = LLMReformulator(scripted(reformulate=reply)).reformulate(QUESTION, tried, [TOWNSHIP], [])
         assert result.query == expected and result.decider == MODEL_FREE
-        assert result.note == "empty or overlong reply; model-free query instead"
+        assert result.note == "empty, null or overlong reply; model-free query instead"
