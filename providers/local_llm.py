@@ -132,6 +132,15 @@ def resolve_model(spec: str, models_dir: Path) -> Path:
     return path
 
 
+def answers_ok(url: str) -> bool:
+    """Whether a GET of ``url`` answers HTTP 200 within 2 s (a health check)."""
+    try:
+        with urllib.request.urlopen(url, timeout=2) as reply:
+            return reply.status == 200
+    except OSError:
+        return False
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -195,12 +204,8 @@ class LocalServer:
                 last = self.last_log_line()
                 self.close()
                 raise LocalModelError(f"the local model server exited at start: {last}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        return
-            except OSError:
-                pass
+            if answers_ok(f"http://127.0.0.1:{self.port}/health"):
+                return
             time.sleep(0.25)
         last = self.last_log_line()
         self.close()

@@ -12,7 +12,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from langgraph_sdk import get_sync_client
 
 from agentic_rag.app import App
 from core.settings import Settings, load_env_file
+from providers.local_llm import answers_ok
 from tests.conftest import DATA
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,13 +51,7 @@ def server_url(data_dir, tmp_path_factory):
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/ok", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
+        while not answers_ok(f"{url}/ok"):
             if proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"langgraph dev did not start:\n{(workdir / 'server.log').read_text()[-3000:]}")
             time.sleep(0.5)
