@@ -32,7 +32,7 @@ from agentic_rag.options import (
 )
 from agentic_rag.output import checkpoint_line, print_ingest, print_result, print_rows, thread_line
 from core.errors import AgenticRagError, ConfigurationError
-from graph.context import RunContext
+from graph.context import RunContext, validate_question
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.")
 app.add_typer(models, name="model")
@@ -129,10 +129,12 @@ def ask(
             "review_answer": review_answer,
         }
     )
-    thread = thread or uuid.uuid4().hex
+    validate_question(question, context.max_question_chars)  # before a thread id is printed
+    given, thread = bool(thread), thread or uuid.uuid4().hex
     with open_app(settings_from(data_dir, collection, embedding)) as application:
         try:
-            typer.echo(f"thread: {thread}", err=True)
+            known = given and application.has_thread(thread)
+            typer.echo(f"thread: {thread}" + (" (continued)" if known else " (new)" if given else ""), err=True)
             result = application.ask(question, thread_id=thread, context=context)
         except KeyboardInterrupt:
             if application.has_thread(thread):

@@ -12,6 +12,19 @@ from graph.policy import generation_plan
 from graph.state import AgentState
 
 
+def resolve_ids(given: list[str], known: set[str]) -> tuple[set[str], list[str]]:
+    """The chunk ids meant by ``given``: each an id of ``known`` or a unique prefix of one (the
+    output shows 12 characters). Returns (the full ids, the given ids matching none or several)."""
+    full, bad = set(), []
+    for prefix in given:
+        matches = [cid for cid in known if cid.startswith(prefix)] if prefix else []
+        if len(matches) == 1:
+            full.add(matches[0])
+        else:
+            bad.append(prefix)
+    return full, bad
+
+
 def review_answer(state: AgentState) -> dict:
     """Interrupt with an :class:`AnswerReview` (the policy routes on ``reviewed``:
     :func:`graph.policy.after_review_answer`).
@@ -19,8 +32,9 @@ def review_answer(state: AgentState) -> dict:
     * approve — end with the draft;
     * edit — end with the reviewer's text (citations kept where their ``[mark]`` remains; no
       short answer and no confidence: the generator's no longer apply);
-    * drop — remove the chunks from the evidence and regenerate (the draft leaves the
-      conversation); unknown chunk ids are refused and the reviewer asked again.
+    * drop — remove the chunks (ids, or unique prefixes of them) from the evidence and
+      regenerate (the draft leaves the conversation); unknown or ambiguous ids are refused and
+      the reviewer asked again.
     """
     _, evidence = generation_plan(state)
     known = {c["chunk_id"] for c in evidence}
@@ -38,9 +52,9 @@ def review_answer(state: AgentState) -> dict:
     marks = {c["mark"] for c in state.get("citations", [])}
 
     def ids_known(decision: AnswerDecisionIn) -> str | None:
-        unknown = sorted(set(decision.chunk_ids or []) - known)
+        _, unknown = resolve_ids(decision.chunk_ids or [], known)
         if unknown:
-            return f"not in the evidence: {unknown}; evidence ids: {sorted(known)}"
+            return f"not in the evidence (or not unique): {unknown}; evidence ids: {sorted(known)}"
         stray = sorted({int(m) for m in re.findall(r"\[(\d+)\]", decision.answer or "")} - marks)
         return f"citation marks {stray} cite nothing; the draft's marks are {sorted(marks)}" if stray else None
 
@@ -60,7 +74,7 @@ def review_answer(state: AgentState) -> dict:
             "messages": [AIMessage(decision.answer, id=draft.id, additional_kwargs=record)],
             "reviewed": "edited",
         }
-    dropped = set(decision.chunk_ids)
+    dropped, _ = resolve_ids(decision.chunk_ids, known)
     update = {
         "evidence": [c for c in state.get("evidence", []) if c["chunk_id"] not in dropped],
         "chunks": [c for c in state.get("chunks", []) if c["chunk_id"] not in dropped],

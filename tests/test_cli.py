@@ -66,13 +66,16 @@ def test_ingest_then_ask_json(cli):
     assert out["citations"] and {"chunk_id", "source", "title"} <= out["citations"][0].keys()
     human = cli("ask", "Which league does Donnie Smith play in?", "--thread", out["thread_id"])
     assert human.returncode == 0 and "Sources:" in human.stdout and "hop 1:" in human.stdout
+    assert human.stderr.startswith(f"thread: {out['thread_id']} (continued)")
+    typo = cli("ask", "And the league?", "--thread", out["thread_id"][:-1] + "x")
+    assert typo.stderr.startswith("thread: ") and "(new)" in typo.stderr.splitlines()[0]  # a typo is not silent
 
 
 @pytest.mark.parametrize("question", ["", "   ", "q" * 100_000])
 def test_bad_question(cli, question):
     proc = cli("ask", question)
     assert proc.returncode == InvalidQuestionError.exit_code
-    assert "question" in one_line_error(proc)
+    assert "question" in one_line_error(proc) and "thread: " not in proc.stderr  # no thread for a refused question
 
 
 def test_missing_path(cli, tmp_path):

@@ -45,7 +45,8 @@ def test_answer_review_approve_edit_and_drop_each_call_the_model_once_per_round(
     assert calls_before == {"route": 1, "grade_hop": 1, "generate": 1}  # grounded lexically: no model check
 
     # Dropping the only chunk regenerates once (caveat mode, nothing left) and asks again.
-    dropped = app.resume(paused["thread_id"], {"action": "drop", "chunk_ids": [review["evidence"][0]["chunk_id"]]})
+    prefix = review["evidence"][0]["chunk_id"][:12]  # the output shows 12 characters: a unique prefix is enough
+    dropped = app.resume(paused["thread_id"], {"action": "drop", "chunk_ids": [prefix]})
     assert dropped["status"] == "interrupted" and dropped["interrupt"]["evidence"] != review["evidence"]
     assert model.calls == {**calls_before, "generate": 2}
 
