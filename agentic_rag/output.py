@@ -14,6 +14,12 @@ if TYPE_CHECKING:
     from ingest.pipeline import IngestReport
 
 
+def quoted(text: str) -> str:
+    """``text`` in double quotes with every run of whitespace (newlines, no-break spaces) made
+    one space: for one-line human output, never Python escapes."""
+    return '"' + " ".join(str(text).split()) + '"'
+
+
 def thread_line(row: dict) -> str:
     """One row of ``threads``: id, status, last update, question."""
     return f"{row['thread_id']}  {row['status']:<11} {str(row['updated_at'])[:19]}  {row['question'][:70]}"
@@ -23,7 +29,7 @@ def checkpoint_line(row: dict) -> str:
     """One row of ``history``: checkpoint, step, node, route, query, evidence, retries, stop, next."""
     return (
         f"{row['checkpoint_id']}  step {row['step']:>2}  {row['node']:<13} route={row['route'] or '-'} "
-        f"query={(row['query'] or '')[:50]!r} evidence={len(row['evidence'])} retries={row['retries']} "
+        f"query={quoted((row['query'] or '')[:50])} evidence={len(row['evidence'])} retries={row['retries']} "
         f"stop={row['stop_reason'] or '-'} next={','.join(row['next']) or '-'}"
     )
 
@@ -59,7 +65,7 @@ def print_result(result: dict, as_json: bool, resume: Callable[[str], str] | Non
     typer.echo("\nTrace:")
     route = result.get("route")
     if result.get("standalone_question") and result["standalone_question"] != result.get("question"):
-        route = f"{route} · as {result['standalone_question']!r}"
+        route = f"{route} · as {quoted(result['standalone_question'])}"
     typer.echo(f"  route: {route}")
     if result.get("confidence") is not None:
         verdict = "trust it" if result["confidence"] >= TUNING.confidence_trust else "check the sources"
@@ -67,12 +73,12 @@ def print_result(result: dict, as_json: bool, resume: Callable[[str], str] | Non
     for hop in result.get("trace", []):
         relevant = sum(1 for v in hop.get("verdicts", {}).values() if v)
         typer.echo(
-            f"  hop {hop['hop']}: {hop['query'][:70]!r} → {len(hop['chunk_ids'])} chunks, {hop['new']} new, "
+            f"  hop {hop['hop']}: {quoted(hop['query'][:70])} → {len(hop['chunk_ids'])} chunks, {hop['new']} new, "
             f"{relevant} relevant, {hop.get('admitted', 0)} kept "
             f"[{hop.get('grader', '?')}, {hop.get('elapsed_ms', 0):.0f} ms]"
         )
         for link in hop.get("links", []):  # a graph hop: which chunk's mention led where
-            typer.echo(f"    link: {link['from'][:12]} mentions {link['entity']!r} → {link['to'][:12]}")
+            typer.echo(f"    link: {link['from'][:12]} mentions {quoted(link['entity'])} → {link['to'][:12]}")
     for note in result.get("notes", []):
         typer.echo(f"  note: {note}")
     if result.get("interrupt"):
@@ -96,12 +102,13 @@ def print_interrupt(resume: str, payload: dict) -> None:
         typer.echo(f"  route: {payload['route']} ({payload['reason']})")
     elif payload["kind"] == "stop":
         typer.echo(
-            f"  stopped: {payload['stop_reason']} after {payload['hops']} hop(s); tried: {payload['tried_queries']}"
+            f"  stopped: {payload['stop_reason']} after {payload['hops']} hop(s); "
+            f"tried: {', '.join(map(quoted, payload['tried_queries']))}"
         )
     else:
         typer.echo(f"  draft: {payload['answer'][:300]}")
     for view in payload.get("evidence", []):
-        typer.echo(f"  evidence {view['chunk_id']}: {view['title']} — {view['snippet'][:80]!r}")
+        typer.echo(f"  evidence {view['chunk_id']}: {view['title']} — {quoted(view['snippet'][:80])}")
     typer.echo(f"  accepts: {payload['accepts']}")
     typer.echo(f"  answer with: {resume} --answer VALUE")
 

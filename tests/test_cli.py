@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from agentic_rag.output import quoted
 from core.errors import (
     CollectionNotFoundError,
     ConfigurationError,
@@ -282,3 +283,8 @@ def test_review_resume_threads_history_and_replay_from_the_command_line(cli):
     assert forked.returncode == 0, forked.stderr
     assert json.loads(forked.stdout)["trace"][0]["query"] == "New England Revolution"
     assert "step" in cli("history", thread).stdout
+
+
+def test_human_output_quotes_text_on_one_line_without_python_escapes():
+    assert quoted("work_mem\xa0default\n  in  psql") == '"work_mem default in psql"'
+    assert "\\n" not in quoted("a\nb") and "\\xa0" not in quoted("a\xa0b")
