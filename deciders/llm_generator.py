@@ -14,7 +14,7 @@ from typing import Sequence
 from pydantic import BaseModel
 
 from core.text import sentences, term_set
-from deciders.answer_types import expected_type
+from deciders.answer_types import expected_type, spans
 from deciders.chunks import HopChunk
 from deciders.generator import NO_ANSWER, Answer, AnswerRequest, ExtractiveGenerator
 from deciders.lexicon import MARKS, NO_SHORT_ANSWER, NOT_IN_DOCUMENTS
@@ -58,6 +58,23 @@ def invented(short: str, question: str, evidence: Sequence[HopChunk]) -> bool:
     return bool(needle) and not any(needle in plain(f"{c['title']} {c['text']}") for c in evidence)
 
 
+CHECKED_TYPES = frozenset({"yes_no", "date", "number", "quantity"})
+"""Expected answer types whose short answers are checked by form (names are not: a name's form
+says little)."""
+
+
+def wrong_type(short: str, question: str) -> bool:
+    """Whether a short answer lacks the form the question asks for (:func:`expected_type`): a
+    yes/no question answered with neither, or a date, number or quantity question answered
+    without one — the answer-type check of typed QA (Moldovan et al. 2000)."""
+    kind = expected_type(question)
+    if kind not in CHECKED_TYPES:
+        return False
+    if kind == "yes_no":
+        return plain(short).split(" ")[0] not in {"yes", "no"}
+    return not spans(short, kind)
+
+
 def cited_answer(short: str, text: str, evidence: Sequence[HopChunk]) -> str:
     """``text`` with its marks kept when it has any; otherwise cited to the passage holding the
     short answer — replaced by that passage's sentence when ``text`` adds nothing to the short
@@ -76,9 +93,9 @@ class LLMGenerator(LLMDecider):
     """Asks the model for the answer: in ``answer`` mode a JSON reply (:class:`AnswerOut`), in
     ``caveat`` and ``direct`` mode plain text. Citation marks that point to no passage are
     dropped; an uncited answer is cited by :func:`cited_answer`. A short answer of "none" or an
-    answer saying the documents do not contain it abstains. A failed call, an empty reply or a
-    short answer no passage holds (:func:`invented`) gives :class:`ExtractiveGenerator`'s answer
-    (and says so)."""
+    answer saying the documents do not contain it abstains. A failed call, an empty reply, a
+    short answer no passage holds (:func:`invented`) or one of the wrong form
+    (:func:`wrong_type`) gives :class:`ExtractiveGenerator`'s answer (and says so)."""
 
     fallback = ExtractiveGenerator
 
@@ -110,6 +127,8 @@ class LLMGenerator(LLMDecider):
         named = short and short.lower() not in NO_SHORT_ANSWER
         if not failure and request.mode == "answer" and named and invented(short, request.question, evidence):
             failure = f"short answer {short!r} is in no passage"
+        if not failure and request.mode == "answer" and named and wrong_type(short, request.question):
+            failure = f"short answer {short!r} is not the {expected_type(request.question)} asked for"
         if failure:
             answer = self._fallback.generate(request)
             answer.note = f"{failure}; extractive answer instead"

@@ -15,7 +15,7 @@ from deciders.generator import (
     citation_marks,
 )
 from deciders.lexicon import MODEL_FREE
-from deciders.llm_generator import LLMGenerator
+from deciders.llm_generator import LLMGenerator, wrong_type
 
 QUESTION = "Which league does Donnie Smith play in?"
 
@@ -175,3 +175,13 @@ def test_a_psql_question_is_answered_with_the_meta_command():
 def test_a_definition_question_has_no_short_answer():
     answer = ExtractiveGenerator().generate(AnswerRequest("Who is Donnie Smith?", [DONNIE], "answer"))
     assert answer.short_answer is None and not answer.abstained
+
+
+def test_llm_short_answer_of_the_wrong_form_gives_the_extractive_answer():
+    question = "Does Donnie Smith play in Major League Soccer?"
+    model = scripted(generate=answer_reply("Donnie Smith is a left back [1].", "Donnie Smith is a left back"))
+    answer = LLMGenerator(model).generate(AnswerRequest(question, [DONNIE], "answer"))
+    assert answer.decider == MODEL_FREE and answer.short_answer == "Yes"
+    assert answer.note.endswith("is not the yes_no asked for; extractive answer instead")
+    assert not wrong_type("1965", "When was he born?") and wrong_type("Jerry", "When was he born?")
+    assert not wrong_type("Rush", "Which band was it?")  # names are not checked by form
