@@ -143,7 +143,8 @@ def test_dropped_chunk_table_is_a_clear_error_then_rebuilt_by_ingest(make_app):
     count = app.services.store.count()
     _sql(app, f"DROP TABLE {app.services.store.table} CASCADE")
     app = make_app(app.settings.collection)  # a new process
-    rebuild = f"lost its chunk table.*: agentic-rag ingest {re.escape(str(DATA / 'hotpotqa_smoke_10.jsonl'))} --coll"
+    source = (DATA / "hotpotqa_smoke_10.jsonl").resolve()  # sources are stored resolved
+    rebuild = f"lost its chunk table.*: agentic-rag ingest {re.escape(str(source))} --coll"
     with pytest.raises(CollectionNotFoundError, match=rebuild):
         app.ask("Which league does Donnie Smith play in?")
     report = app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
