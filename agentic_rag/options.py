@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from contextlib import contextmanager
 from pathlib import Path
@@ -71,9 +72,12 @@ def settings_from(data_dir: Path | None, collection: str | None, embedding: str 
 
 
 def resume_command(thread: str, data_dir: Path | None, collection: str | None, embedding: str | None) -> str:
-    """The ``resume`` command for ``thread``, with the store options this command was given."""
+    """The ``resume`` command for ``thread``, with the store options this command was given and
+    the chat model it ran with (``--chat-model``, or ``AGENTIC_RAG_CHAT_MODEL``)."""
     given = {"--data-dir": data_dir, "--collection": collection, "--embedding": embedding}
-    return " ".join(["agentic-rag resume", thread, *(f"{k} {shlex.quote(str(v))}" for k, v in given.items() if v)])
+    chat = os.environ.get("AGENTIC_RAG_CHAT_MODEL")
+    head = f"agentic-rag --chat-model {shlex.quote(chat)} resume" if chat else "agentic-rag resume"
+    return " ".join([head, thread, *(f"{k} {shlex.quote(str(v))}" for k, v in given.items() if v)])
 
 
 DataDir = Annotated[

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from core.tuning import TUNING, Tuning
 from deciders.lexicon import BOTH, CHOICE, CLAUSES, MODEL_FREE
-from deciders.llm import LLMDecider
+from deciders.llm import LLMDecider, brief
 from prompts import decomposer as prompts
 
 
@@ -72,7 +72,7 @@ class RuleDecomposer:
 class DecomposeOut(BaseModel):
     """The LLM decomposer's reply."""
 
-    sub_questions: list[str]
+    sub_questions: list[brief(300)]
 
 
 class LLMDecomposer(LLMDecider):

@@ -12,7 +12,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel
 
 from deciders.lexicon import MODEL_FREE
-from deciders.llm import LLMDecider
+from deciders.llm import LLMDecider, brief
 from prompts import expander as prompts
 
 ExpansionKind = Literal["multi_query", "hyde", "step_back"]
@@ -41,14 +41,14 @@ class NoExpander:
         return Expansion([], f"{kind} needs a chat model; skipped (the question is searched alone)", MODEL_FREE)
 
 
+MAX_QUERY_CHARS = 2000
+"""A longer query (HyDE passages included) is dropped."""
+
+
 class ExpandOut(BaseModel):
     """The LLM expander's reply."""
 
-    queries: list[str]
-
-
-MAX_QUERY_CHARS = 2000
-"""A longer query (HyDE passages included) is dropped."""
+    queries: list[brief(MAX_QUERY_CHARS + 1)]  # longer: cut to one over the limit, then dropped
 
 
 class LLMExpander(LLMDecider):

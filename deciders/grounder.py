@@ -17,7 +17,7 @@ from core.tuning import TUNING, Tuning
 from deciders.chunks import HopChunk
 from deciders.generator import NO_ANSWER
 from deciders.lexicon import MARK_RUN, MARKS, MODEL_FREE
-from deciders.llm import LLMDecider
+from deciders.llm import LLMDecider, brief
 from prompts import grounder as prompts
 
 
@@ -69,7 +69,7 @@ class LexicalGrounder:
 class GroundOut(BaseModel):
     """The LLM grounder's reply."""
 
-    unsupported: list[str]
+    unsupported: list[brief(300)]
 
 
 class LLMGrounder(LLMDecider):

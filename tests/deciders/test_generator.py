@@ -177,6 +177,13 @@ def test_a_definition_question_has_no_short_answer():
     assert answer.short_answer is None and not answer.abstained
 
 
+def test_an_llm_caveat_answer_always_opens_by_saying_the_documents_do_not_answer():
+    model = scripted(generate="Terry Crews had a part in Gamer [1].")
+    answer = LLMGenerator(model).generate(AnswerRequest(QUESTION, [DONNIE], "caveat"))
+    assert answer.abstained and answer.text.startswith(f"{NO_ANSWER} contain a clear answer")
+    assert answer.text.endswith("Terry Crews had a part in Gamer [1].") and answer.cited == [(1, "donnie")]
+
+
 def test_llm_short_answer_of_the_wrong_form_gives_the_extractive_answer():
     question = "Does Donnie Smith play in Major League Soccer?"
     model = scripted(generate=answer_reply("Donnie Smith is a left back [1].", "Donnie Smith is a left back"))
