@@ -97,7 +97,8 @@ PSQL = re.compile(r"\bpsql\b", re.I)
 NO_SHORT_ANSWER = frozenset({"none", "null", "n/a", "unknown", "not found", "not mentioned"})
 """Short answers that say the passages hold none."""
 NOT_IN_DOCUMENTS = re.compile(
-    r"^\W*(?:the )?(?:documents?|passages?|evidence|sources?) (?:do|does|did) not (?:contain|say|mention|answer|state)",
+    r"^\W*(?:the )?(?:documents?|passages?|evidence|sources?)(?: \w+)? (?:do|does|did) not "
+    r"(?:contain|say|mention|answer|state)",
     re.I,
 )
 """An answer that opens by saying the documents do not hold the answer (an abstention)."""

@@ -182,6 +182,9 @@ def test_an_llm_caveat_answer_always_opens_by_saying_the_documents_do_not_answer
     answer = LLMGenerator(model).generate(AnswerRequest(QUESTION, [DONNIE], "caveat"))
     assert answer.abstained and answer.text.startswith(f"{NO_ANSWER} contain a clear answer")
     assert answer.text.endswith("Terry Crews had a part in Gamer [1].") and answer.cited == [(1, "donnie")]
+    said = scripted(generate="The documents searched do not contain a clear answer. Passage [1] names Gamer.")
+    answer = LLMGenerator(said).generate(AnswerRequest(QUESTION, [DONNIE], "caveat"))
+    assert answer.text.count("do not contain") == 1  # said once, not prefixed again
 
 
 def test_llm_short_answer_of_the_wrong_form_gives_the_extractive_answer():
