@@ -17,7 +17,7 @@ from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.llm import CallLimits
 from graph.context import RunContext
-from providers.chat import is_local, load_chat_model, start_local_model
+from providers.chat import load_chat_model, start_local_model
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from providers.local_llm import LocalServer
 from providers.reranker import CrossEncoderReranker, load_reranker
@@ -80,7 +80,7 @@ class Services:
     @cached_property
     def chat_model(self) -> BaseChatModel | None:
         """The settings' chat model; a ``local`` one starts its server here (stopped by :meth:`close`)."""
-        if is_local(self.settings.chat_model):
+        if self.settings.local_chat_model:
             model, self.local_server = start_local_model(self.settings)
             return model
         return load_chat_model(self.settings)

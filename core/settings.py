@@ -115,12 +115,16 @@ class Settings(BaseSettings):
         return self.data_dir / "checkpoints.sqlite"
 
     @property
+    def local_chat_model(self) -> bool:
+        """Whether the chat model is a local one (``local`` or ``local:<name or path>``)."""
+        return (self.chat_model or "").split(":")[0] == "local"
+
+    @property
     def model_decision_points(self) -> list[str] | None:
         """The decision points that use the chat model (``None``: all of them)."""
         spec = self.llm_deciders
         if spec is None:
-            local = (self.chat_model or "").split(":")[0] == "local"
-            spec = LOCAL_LLM_DECIDERS if local else None
+            spec = LOCAL_LLM_DECIDERS if self.local_chat_model else None
         return None if spec is None else [name.strip() for name in spec.split(",") if name.strip()]
 
     @property

@@ -8,13 +8,6 @@ from core.errors import ConfigurationError
 from core.settings import Settings
 from providers.local_llm import LocalServer, resolve_model
 
-LOCAL = "local"
-
-
-def is_local(spec: str | None) -> bool:
-    """Whether ``spec`` names a local model (``local`` or ``local:<name or path>``)."""
-    return bool(spec) and (spec == LOCAL or spec.startswith(LOCAL + ":"))
-
 
 def openai_compatible(settings: Settings, model: str, base_url: str | None) -> BaseChatModel:
     """``ChatOpenAI`` at ``base_url`` with the settings' timeout, temperature 0, no client-side
@@ -65,7 +58,7 @@ def start_local_model(settings: Settings) -> tuple[BaseChatModel, LocalServer]:
     Raises:
         LocalModelError: runtime missing, model missing or corrupt, port busy, start timeout.
     """
-    spec = settings.chat_model or LOCAL
+    spec = settings.chat_model or "local"
     model_path = resolve_model(spec.partition(":")[2], settings.models_dir)
     server = LocalServer(
         model_path,
