@@ -80,7 +80,7 @@ def build_deciders(
         "grader": lambda: LLMGrader(model, tuning, limits, min_relevance),
         "reformulator": lambda: LLMReformulator(model, tuning, limits),
         "link_chooser": lambda: LLMLinkChooser(model, tuning, limits),
-        "generator": lambda: LLMGenerator(model, tuning, limits),
+        "generator": lambda: LLMGenerator(model, tuning, limits, embeddings),
         "grounder": lambda: LLMGrounder(model, tuning, limits),
         "decomposer": lambda: LLMDecomposer(model, tuning, limits),
         "expander": lambda: LLMExpander(model, tuning, limits),

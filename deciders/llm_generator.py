@@ -11,14 +11,17 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
 from core.text import sentences, term_set
+from core.tuning import TUNING, Tuning
 from deciders.answer_types import expected_type, spans
 from deciders.chunks import HopChunk
 from deciders.generator import NO_ANSWER, Answer, AnswerRequest, ExtractiveGenerator
 from deciders.lexicon import MARKS, NO_SHORT_ANSWER, NOT_IN_DOCUMENTS
-from deciders.llm import LLMDecider, brief, format_conversation, format_evidence
+from deciders.llm import DEFAULT_LIMITS, CallLimits, LLMDecider, brief, format_conversation, format_evidence
 from prompts import generator as prompts
 
 WORDS = re.compile(r"\w+")
@@ -75,6 +78,12 @@ def wrong_type(short: str, question: str) -> bool:
     return not spans(short, kind)
 
 
+def same_answer(one: str, other: str) -> bool:
+    """Whether two short answers name the same thing: one's words contain the other's."""
+    one, other = plain(one), plain(other)
+    return bool(one and other) and (one in other or other in one)
+
+
 def cited_answer(short: str, text: str, evidence: Sequence[HopChunk]) -> str:
     """``text`` with its marks kept when it has any; otherwise cited to the passage holding the
     short answer — replaced by that passage's sentence when ``text`` adds nothing to the short
@@ -95,9 +104,26 @@ class LLMGenerator(LLMDecider):
     dropped; an uncited answer is cited by :func:`cited_answer`. A short answer of "none" or an
     answer saying the documents do not contain it abstains. A failed call, an empty reply, a
     short answer no passage holds (:func:`invented`) or one of the wrong form
-    (:func:`wrong_type`) gives :class:`ExtractiveGenerator`'s answer (and says so)."""
+    (:func:`wrong_type`) gives :class:`ExtractiveGenerator`'s answer (and says so); so does a
+    short answer that disagrees with an extractive answer whose support is at least
+    ``tuning.extractive_over_model``.
 
-    fallback = ExtractiveGenerator
+    Args:
+        model: the chat model.
+        tuning: answer and call budgets.
+        limits: timeout, retries and concurrency of each call.
+        embeddings: the extractive answer's sentence embeddings (as the model-free generator's).
+    """
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        tuning: Tuning = TUNING,
+        limits: CallLimits = DEFAULT_LIMITS,
+        embeddings: Embeddings | None = None,
+    ) -> None:
+        super().__init__(model, tuning, limits)
+        self._fallback = ExtractiveGenerator(tuning, embeddings)
 
     def generate(self, request: AnswerRequest) -> Answer:
         evidence = request.evidence
@@ -129,10 +155,14 @@ class LLMGenerator(LLMDecider):
             failure = f"short answer {short!r} is in no passage"
         if not failure and request.mode == "answer" and named and wrong_type(short, request.question):
             failure = f"short answer {short!r} is not the {expected_type(request.question)} asked for"
+        extractive = self._fallback.generate(request) if failure or named else None
+        if not failure and named and not (extractive.abstained or not extractive.short_answer):
+            strong = (extractive.support or 0.0) >= self.tuning.extractive_over_model
+            if strong and not same_answer(short, extractive.short_answer):
+                failure = f"short answer {short!r} disagrees with a well-supported {extractive.short_answer!r}"
         if failure:
-            answer = self._fallback.generate(request)
-            answer.note = f"{failure}; extractive answer instead"
-            return answer
+            extractive.note = f"{failure}; extractive answer instead"
+            return extractive
         if request.mode == "caveat" and not NOT_IN_DOCUMENTS.match(text):  # say it first, whatever the model wrote
             text = f"{NO_ANSWER} contain a clear answer to this question. {text}"
         abstained = request.mode == "caveat" or bool(NOT_IN_DOCUMENTS.match(text))

@@ -195,3 +195,19 @@ def test_llm_short_answer_of_the_wrong_form_gives_the_extractive_answer():
     assert answer.note.endswith("is not the yes_no asked for; extractive answer instead")
     assert not wrong_type("1965", "When was he born?") and wrong_type("Jerry", "When was he born?")
     assert not wrong_type("Rush", "Which band was it?")  # names are not checked by form
+
+
+def test_a_well_supported_extractive_answer_wins_a_disagreement_with_the_model():
+    request = AnswerRequest(QUESTION, [REVS, DONNIE], "answer")
+    support = ExtractiveGenerator().generate(request).support
+    other = scripted(generate=answer_reply("He joined the New England Revolution [1].", "New England Revolution"))
+    overruled = LLMGenerator(other, Tuning(extractive_over_model=support)).generate(request)
+    assert overruled.short_answer == "Major League Soccer" and overruled.decider == MODEL_FREE
+    assert overruled.note == (
+        "short answer 'New England Revolution' disagrees with a well-supported 'Major League Soccer'; "
+        "extractive answer instead"
+    )
+    kept = LLMGenerator(other, Tuning(extractive_over_model=support + 0.01)).generate(request)
+    assert kept.short_answer == "New England Revolution" and kept.note is None
+    agreeing = scripted(generate=answer_reply("He plays in MLS [2].", "Major League Soccer"))
+    assert LLMGenerator(agreeing, Tuning(extractive_over_model=0.0)).generate(request).decider.startswith("llm:")
