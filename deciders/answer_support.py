@@ -29,8 +29,10 @@ NEAR_WEIGHTS = (0.9, 0.6, 0.4)
 """How much a question term counts when only the sentence 1, 2, 3 places before holds it (a
 "The default is three." names its setting in the sentence before)."""
 HEAD_WEIGHT = 0.9
-"""How much a question term counts when only the heading-like line the sentence falls under
-holds it (a definition list's term: "effective_cache_size (integer)" … "The default is 4GB.")."""
+"""How much a question term counts when only the heading-like line the sentence falls under, or
+that entry's first (defining) sentence, holds it (a definition list's term and its definition:
+"maintenance_work_mem (integer)" "Specifies the … memory … maintenance operations …" … "It
+defaults to 64 megabytes.")."""
 IN_ENTRY = 0.6
 """Factor on the credit from the sentences before when the sentence falls under a heading: a
 term the entry's heading lacks is only mentioned in passing ("… at least max_connections minus
@@ -128,13 +130,13 @@ def rank_candidates(
         title_terms = term_set(chunk["title"])
         usable = set(answer_sentences(chunk, avoid))
         before: list[tuple[str, frozenset[str]]] = []
-        head: tuple[str, frozenset[str]] | None = None  # the entry the sentence belongs to
+        head: tuple[str, frozenset[str], frozenset[str]] | None = None  # the entry the sentence belongs to
         for sentence in sentences(chunk["text"]):
             own = term_set(sentence)
             if sentence in usable:
                 credits, from_head, from_previous = {}, 0.0, 0.0
                 for term, weight in weights.items():
-                    in_head = head is not None and term in head[1]
+                    in_head = head is not None and (term in head[1] or term in head[2])
                     scale = IN_ENTRY if head is not None else 1.0  # an entry is about its heading
                     near = [
                         scale * w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(before), strict=False) if term in prev
@@ -167,7 +169,9 @@ def rank_candidates(
                         "window": f"{supplying or ''} {sentence}".strip(),
                     }
             if is_heading(sentence):
-                head = (sentence, own)
+                head = (sentence, own, frozenset())
+            elif head is not None and not head[2] and sentence != head[0]:
+                head = (head[0], head[1], own)  # the entry's defining sentence counts as its heading
             before = [*before, (sentence, own)][-len(NEAR_WEIGHTS) :]
     windows = [item["window"] for item in found.values()]
     similarities = _similarities(question, windows, embeddings)

@@ -77,6 +77,21 @@ def test_the_answer_sentence_is_the_one_near_the_focus_term_holding_the_expected
     assert answer.short_answer == "four megabytes (4MB)" and answer.support > 0.5
 
 
+PG_MAINTENANCE = chunk(
+    "maintenance", "20.4. Resource Consumption",
+    "maintenance_work_mem (integer)\n\nSpecifies the maximum amount of memory to be used by maintenance "
+    "operations, such as VACUUM, CREATE INDEX, and ALTER TABLE ADD FOREIGN KEY. If this value is specified "
+    "without units, it is taken as kilobytes. It defaults to 64 megabytes (64MB).\n\n"
+    "vacuum_truncate (boolean)\n\nThis feature is disabled by default for manually issued VACUUM commands.",
+)  # fmt: skip
+
+
+def test_an_entrys_defining_sentence_counts_for_the_sentences_that_follow_it():
+    question = "What's the default memory budget for maintenance jobs like VACUUM or building an index?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [PG_MAINTENANCE], "answer"))
+    assert answer.short_answer == "64 megabytes (64MB)"
+
+
 def test_abstains_when_no_sentence_supports_the_question_and_names_what_is_never_mentioned():
     weights = {"default": 1.0, "transaction_timeout": 9.0}
     request = AnswerRequest(
