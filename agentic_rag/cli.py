@@ -30,7 +30,7 @@ from agentic_rag.options import (
     settings_from,
     split_fields,
 )
-from agentic_rag.output import checkpoint_line, print_ingest, print_result, print_rows, thread_line
+from agentic_rag.output import checkpoint_line, print_ingest, print_result, print_rows, stream_printer, thread_line
 from core.errors import AgenticRagError, ConfigurationError
 from graph.context import RunContext, validate_question
 
@@ -108,6 +108,7 @@ def ask(
     review_route: Annotated[bool, typer.Option(help="Pause after routing for approval or override.")] = False,
     review_stop: Annotated[bool, typer.Option(help="Pause when the search stops short of evidence.")] = False,
     review_answer: Annotated[bool, typer.Option(help="Pause on the draft answer for approval or edits.")] = False,
+    stream: Annotated[bool, typer.Option("--stream", help="Print each hop as it happens, then the answer.")] = False,
 ) -> None:
     """Answer a question from the ingested documents, with citations. The thread id is printed
     on stderr first; a run that pauses for review or is interrupted continues with `resume`."""
@@ -135,7 +136,8 @@ def ask(
         try:
             known = given and application.has_thread(thread)
             typer.echo(f"thread: {thread}" + (" (continued)" if known else " (new)" if given else ""), err=True)
-            result = application.ask(question, thread_id=thread, context=context)
+            on_event = stream_printer() if stream and not as_json else None
+            result = application.ask(question, thread_id=thread, context=context, on_event=on_event)
         except KeyboardInterrupt:
             if application.has_thread(thread):
                 hint = resume_command(thread, data_dir, collection, embedding)
@@ -143,9 +145,8 @@ def ask(
             else:
                 typer.echo("interrupted before the run started; nothing was saved", err=True)
             raise typer.Exit(130) from None
-    print_result(
-        result, as_json, partial(resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
-    )
+    resume_hint = partial(resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
+    print_result(result, as_json, resume_hint, streamed=on_event is not None)
 
 
 @app.command()

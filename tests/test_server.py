@@ -102,6 +102,27 @@ def test_served_graph_runs_pauses_resumes_and_shows_history(server_url):
     assert history[-1]["values"] == {} or history[-1]["metadata"]["source"] == "input"
 
 
+def test_served_graph_streams_hops_and_the_final_answer_once(server_url):
+    """Issue 14 defect 2 through the server: ``custom`` events per hop step, one ``updates``
+    event per node, and on the messages stream the question and the final answer, once."""
+    client = get_sync_client(url=server_url)
+    thread = client.threads.create()
+    events = list(
+        client.runs.stream(
+            thread["thread_id"], GRAPH_ID, input={"question": QUESTION}, context={"deciders": "rules"},
+            stream_mode=["messages-tuple", "custom", "updates"],
+        )
+    )  # fmt: skip
+    final = client.threads.get_state(thread["thread_id"])["values"]["answer"]
+    hops = [e.data for e in events if e.event == "custom"]
+    assert hops[0]["node"] == "retrieve" and hops[0]["query"] == QUESTION and hops[0]["new"] > 0
+    assert hops[1]["node"] == "grade" and hops[1]["verdicts"]
+    messages = [e.data[0] for e in events if e.event == "messages"]
+    assert [m["content"] for m in messages if m["type"] != "human"] == [final]
+    updated = [next(iter(e.data)) for e in events if e.event == "updates"]
+    assert updated[:3] == ["route", "retrieve", "grade"] and updated[-1] == "check_grounding"
+
+
 def test_env_file_fills_unset_variables_only(tmp_path, monkeypatch):
     monkeypatch.delenv("AGENTIC_RAG_COLLECTION", raising=False)
     monkeypatch.setenv("AGENTIC_RAG_EMBEDDING", "wordllama")
