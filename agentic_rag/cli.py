@@ -29,6 +29,7 @@ from agentic_rag.options import (
     resume_command,
     settings_from,
     split_fields,
+    thread_settings,
 )
 from agentic_rag.output import checkpoint_line, print_ingest, print_result, print_rows, stream_printer, thread_line
 from core.errors import AgenticRagError, ConfigurationError
@@ -132,7 +133,7 @@ def ask(
     )
     validate_question(question, context.max_question_chars)  # before a thread id is printed
     given, thread = bool(thread), thread or uuid.uuid4().hex
-    with open_app(settings_from(data_dir, collection, embedding)) as application:
+    with open_app(thread_settings(data_dir, collection, embedding, thread if given else None)) as application:
         try:
             known = given and application.has_thread(thread)
             typer.echo(f"thread: {thread}" + (" (continued)" if known else " (new)" if given else ""), err=True)
@@ -164,7 +165,7 @@ def resume(
     """Answer a thread's pending review, or finish a run that was interrupted (Ctrl-C, crash)."""
     from agentic_rag.app import NO_ANSWER
 
-    with open_app(settings_from(data_dir, collection, embedding)) as application:
+    with open_app(thread_settings(data_dir, collection, embedding, thread)) as application:
         value = NO_ANSWER if answer is None else parse_answer(answer)
         result = application.resume(thread, value, checkpoint_id=checkpoint)
     print_result(
@@ -181,12 +182,14 @@ def threads(
     ] = None,
     as_json: AsJson = False,
     data_dir: DataDir = None,
+    collection: Annotated[Optional[str], typer.Option("--collection", help="Only threads asked on it.")] = None,
 ) -> None:
-    """Recent threads: status (done, interrupted for a review, unfinished), last update and question."""
+    """Recent threads: status (done, interrupted for a review, unfinished), collection, last update
+    and question."""
     if status not in (None, "done", "interrupted", "unfinished"):
         raise ConfigurationError(f"--status {status!r}: use done, interrupted or unfinished")
     with open_app(settings_from(data_dir, None)) as application:
-        print_rows(application.threads(limit, status), as_json, thread_line)
+        print_rows(application.threads(limit, status, collection), as_json, thread_line)
 
 
 @app.command()
@@ -194,9 +197,11 @@ def history(
     thread: ThreadId,
     as_json: AsJson = False,
     data_dir: DataDir = None,
+    collection: Collection = None,
 ) -> None:
-    """Every checkpoint of a thread: step, node, route, query, kept evidence, retries, stop."""
-    with open_app(settings_from(data_dir, None)) as application:
+    """Every checkpoint of a thread: step, node, route, query, kept evidence, retries, stop. With
+    --collection, the thread must have been asked on it."""
+    with open_app(thread_settings(data_dir, collection, None, thread)) as application:
         print_rows(application.history(thread), as_json, checkpoint_line)
 
 
@@ -215,7 +220,7 @@ def replay(
 ) -> None:
     """Time travel: continue a thread from an earlier checkpoint (its history forks there)."""
     updates = {name: parse_answer(raw) for name, raw in split_fields(set_ or [], "--set")}
-    with open_app(settings_from(data_dir, collection, embedding)) as application:
+    with open_app(thread_settings(data_dir, collection, embedding, thread)) as application:
         result = application.replay(thread, checkpoint, updates or None)
     print_result(
         result, as_json, partial(resume_command, data_dir=data_dir, collection=collection, embedding=embedding)

@@ -21,8 +21,11 @@ def quoted(text: str) -> str:
 
 
 def thread_line(row: dict) -> str:
-    """One row of ``threads``: id, status, last update, question."""
-    return f"{row['thread_id']}  {row['status']:<11} {str(row['updated_at'])[:19]}  {row['question'][:70]}"
+    """One row of ``threads``: id, status, collection, last update, question."""
+    return (
+        f"{row['thread_id']}  {row['status']:<11} {row.get('collection') or '-':<12} "
+        f"{str(row['updated_at'])[:19]}  {quoted(row['question'][:70])}"
+    )
 
 
 def checkpoint_line(row: dict) -> str:
