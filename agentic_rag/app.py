@@ -81,7 +81,9 @@ class App:
 
     # -- documents --------------------------------------------------------------------------
 
-    def ingest(self, paths: list[Path], progress: bool = False, exclude: Sequence[str] = ()) -> IngestReport:
+    def ingest(
+        self, paths: list[Path], progress: bool = False, exclude: Sequence[str] = (), log: Callable | None = None
+    ) -> IngestReport:
         """Ingest files and folders into the collection, creating it when missing (see
         :func:`ingest_files`). Paths are checked before anything is written.
 
@@ -92,9 +94,11 @@ class App:
             exclude: gitignore-style patterns (pathspec) of files to leave out under each folder,
                 relative to it (``_sources/*``, ``*.txt``), applied after the folder's
                 ``.ragignore``; files named directly are never excluded.
+            log: without ``progress``, receives a one-line progress report every few seconds.
 
         Returns:
-            The :class:`IngestReport` totals.
+            The :class:`IngestReport` totals (``interrupted`` after Ctrl-C: what was written is
+            kept; the same ingest again continues).
 
         Raises:
             IngestError: a path does not exist, a pattern is invalid, or no supported file was
@@ -102,7 +106,8 @@ class App:
         """
         files = collect_files(paths, self._ingested_under, exclude)
         store = self.services.writable_store()
-        return ingest_files(store, paths, files, self.settings.chunk_size, self.settings.chunk_overlap, progress)
+        size, overlap = self.settings.chunk_size, self.settings.chunk_overlap
+        return ingest_files(store, paths, files, size, overlap, progress, log)
 
     def _ingested_under(self, folder: Path) -> bool:
         """Whether the collection exists and holds sources from under ``folder``."""

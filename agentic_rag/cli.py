@@ -32,7 +32,7 @@ from agentic_rag.options import (
     thread_settings,
 )
 from agentic_rag.output import checkpoint_line, print_ingest, print_result, print_rows, stream_printer, thread_line
-from core.errors import AgenticRagError, ConfigurationError
+from core.errors import AgenticRagError, ConfigurationError, IngestError
 from graph.context import RunContext, validate_question
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.")
@@ -54,7 +54,9 @@ def _global_options(
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Files or folders (.md .txt .rst .html .pdf, QA .jsonl).")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="Files or folders (.md .txt .rst .html .pdf .docx .pptx .xlsx, QA .jsonl).")
+    ],
     data_dir: DataDir = None,
     collection: Collection = None,
     embedding: Embedding = None,
@@ -66,17 +68,33 @@ def ingest(
             "('_sources/*', '*.txt'); repeatable. A .ragignore file in a folder adds its own patterns.",
         ),
     ] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", help="Name every skipped file with its reason.")] = False,
 ) -> None:
     """Ingest files and folders; re-ingesting unchanged files adds nothing. A folder is mirrored:
-    files deleted from it, or now excluded, have their chunks removed."""
+    files deleted from it, or now excluded, have their chunks removed. Files that cannot be read
+    are skipped and counted by reason (listed with --verbose); the exit code is 0 when any file
+    was ingested or unchanged. Ctrl-C keeps what was written: the same command continues."""
+    tty = sys.stderr.isatty()
     with open_app(settings_from(data_dir, collection, embedding)) as application:
-        report = application.ingest(paths, progress=sys.stderr.isatty(), exclude=exclude or ())
+        try:
+            report = application.ingest(
+                paths, progress=tty, exclude=exclude or (), log=None if tty else partial(typer.echo, err=True)
+            )
+        except KeyboardInterrupt:
+            typer.echo("interrupted; files written so far are kept: run the same command again to continue", err=True)
+            raise typer.Exit(130) from None
         total = application.services.store.count()
-    print_ingest(report, application.settings.collection, total)
-    if report.skipped:
-        raise AgenticRagError(
-            f"{len(report.skipped)} file(s) could not be read (listed above); the rest were ingested. "
-            "Fix or remove them and ingest again"
+    print_ingest(report, application.settings.collection, total, verbose)
+    if report.interrupted:
+        typer.echo(
+            f"interrupted after {report.files} files: they are kept ({report.added} chunks added); the rest were "
+            "not read. Run the same command again to continue (unchanged files are skipped)",
+            err=True,
+        )
+        raise typer.Exit(130)
+    if report.skipped and not report.files:
+        raise IngestError(
+            f"none of the {len(report.skipped)} file(s) could be ingested (reasons above; --verbose names them)"
         )
 
 

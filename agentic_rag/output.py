@@ -154,8 +154,9 @@ def print_interrupt(resume: str, payload: dict) -> None:
     typer.echo(f"  answer with: {resume} --answer VALUE")
 
 
-def print_ingest(report: IngestReport, collection: str, total: int) -> None:
-    """The ingest summary line, then every empty and unreadable file (on stderr)."""
+def print_ingest(report: IngestReport, collection: str, total: int, verbose: bool = False) -> None:
+    """The ingest summary line, then on stderr the skipped files counted by reason, and with
+    ``verbose`` every skipped and empty file by name."""
     typer.echo(
         f"{report.files} files ({report.unchanged} unchanged): {report.added} chunks added, {report.removed} removed"
         + (f", {report.repaired} files repaired (their chunks were missing)" if report.repaired else "")
@@ -164,10 +165,19 @@ def print_ingest(report: IngestReport, collection: str, total: int) -> None:
         + f"; collection '{collection}' holds {total} chunks"
         + graph_summary(report)
     )
-    for path in report.empty:
-        typer.echo(f"note: skipped empty file {path}", err=True)
-    for path, reason in report.skipped:
-        typer.echo(f"skipped {path}: {reason}", err=True)
+    if report.skipped or report.empty:
+        counts = {**report.skipped_by_reason(), **({"empty": len(report.empty)} if report.empty else {})}
+        typer.echo(
+            f"skipped {len(report.skipped) + len(report.empty)} file(s): "
+            + ", ".join(f"{n} {reason}" for reason, n in counts.items())
+            + ("" if verbose else " (--verbose names them)"),
+            err=True,
+        )
+    if verbose:
+        for path in report.empty:
+            typer.echo(f"skipped {path}: empty", err=True)
+        for path, reason in report.skipped:
+            typer.echo(f"skipped {path}: {reason}", err=True)
 
 
 def graph_summary(report: IngestReport) -> str:

@@ -105,9 +105,9 @@ def test_corrupt_pdf_in_a_folder_is_skipped_and_the_rest_ingested(cli, tmp_path)
     (tmp_path / "good.md").write_text("# Okapi\n\nThe okapi is a giraffid native to the Congo.\n")
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\nthis is not really a pdf\n%%EOF")
     proc = cli("ingest", str(tmp_path), collection="cli_pdf")
-    assert proc.returncode != 0
+    assert proc.returncode == 0, proc.stderr  # partial success
     assert "1 chunks added" in proc.stdout
-    assert "broken.pdf" in proc.stderr and "error: 1 file(s) could not be read" in proc.stderr
+    assert "skipped 1 file(s): 1 not a readable PDF (--verbose names them)" in proc.stderr
     ask = cli("ask", "Where is the okapi native to?", "--json", collection="cli_pdf")
     assert json.loads(ask.stdout)["citations"][0]["title"] == "Okapi"
 
