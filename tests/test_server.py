@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 from langgraph_sdk import get_sync_client
 
@@ -33,15 +34,13 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server_url(data_dir, tmp_path_factory):
-    app = App(Settings(data_dir=data_dir, collection="served"))
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
-    app.close()
+@contextlib.contextmanager
+def langgraph_dev(data_dir: Path, collection: str, workdir: Path):
+    """A real ``langgraph dev`` server on a free port, serving ``collection`` of ``data_dir``;
+    yields its URL; stopped (SIGTERM to its process group, as Ctrl-C in a terminal) on exit."""
     port = free_port()
-    workdir = tmp_path_factory.mktemp("langgraph-dev")
     log = (workdir / "server.log").open("w")
-    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": "served"}
+    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": collection}
     env.pop("OPENAI_API_KEY", None)
     proc = subprocess.Popen(
         [str(Path(sys.executable).parent / "langgraph"), "dev", "--no-browser", "--no-reload",
@@ -65,6 +64,41 @@ def server_url(data_dir, tmp_path_factory):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server_url(data_dir, tmp_path_factory):
+    app = App(Settings(data_dir=data_dir, collection="served"))
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.close()
+    with langgraph_dev(data_dir, "served", tmp_path_factory.mktemp("langgraph-dev")) as url:
+        yield url
+
+
+def postgres_serving(pgdata: Path) -> list[int]:
+    """Pids of postgres processes running on the cluster in ``pgdata``."""
+    return [p.pid for p in psutil.process_iter(["cmdline"]) if str(pgdata) in " ".join(p.info["cmdline"] or [])]
+
+
+def test_stopping_the_server_stops_the_embedded_postgres_it_started(tmp_path):
+    """Issue 14 defect 12: no postgres process of the server's data folder is left."""
+    data_dir = tmp_path / "data"
+    ingest = [sys.executable, "-m", "agentic_rag.cli", "ingest", str(DATA / "hotpotqa_smoke_10.jsonl")]
+    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": "own"}
+    subprocess.run(ingest, env=env, check=True, capture_output=True)  # starts and stops its own server
+    pgdata = (data_dir / "pg").resolve()
+    assert postgres_serving(pgdata) == []
+    with langgraph_dev(data_dir, "own", tmp_path) as url:
+        client = get_sync_client(url=url)
+        thread = client.threads.create()
+        done = client.runs.wait(
+            thread["thread_id"], GRAPH_ID, input={"question": QUESTION}, context={"deciders": "rules"}
+        )
+        assert done["citations"] and postgres_serving(pgdata)  # the served graph started the cluster
+    deadline = time.monotonic() + 30
+    while postgres_serving(pgdata) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert postgres_serving(pgdata) == [], (tmp_path / "server.log").read_text()[-3000:]
 
 
 def test_served_graph_runs_pauses_resumes_and_shows_history(server_url):
