@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agentic_rag.checkpoints import open_async_checkpointer, open_checkpointer
 from agentic_rag.services import FROM_SETTINGS, Services
-from agentic_rag.threads import collection_of, history_rows, status_of, thread_rows
+from agentic_rag.threads import history_rows, require_collection, status_of, thread_rows
 from core.errors import (
     CollectionNotFoundError,
     InvalidAnswerError,
@@ -130,12 +130,7 @@ class App:
         return {"configurable": configurable, "metadata": metadata, "recursion_limit": context.step_bound() + 5}
 
     def _check_collection(self, thread_id: str, snapshot: Any) -> None:
-        asked_on = collection_of(snapshot)
-        if asked_on not in (None, self.settings.collection):
-            raise ThreadError(
-                f"thread '{thread_id}' was asked on collection '{asked_on}', not '{self.settings.collection}'; "
-                f"use --collection {asked_on} (or leave --collection out)"
-            )
+        require_collection(thread_id, snapshot, self.settings.collection)
 
     def _run(
         self,

@@ -8,6 +8,8 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 
+from core.errors import ThreadError
+
 
 def status_of(snapshot: Any) -> str:
     """``interrupted`` (paused for a review), ``unfinished`` (stopped mid-run: Ctrl-C, a crash or
@@ -19,6 +21,20 @@ def collection_of(snapshot: Any) -> str | None:
     """The collection the thread's latest run was asked on (checkpoint metadata ``collection``,
     written by :meth:`agentic_rag.app.App.ask`), or ``None`` for threads written before it was."""
     return (snapshot.metadata or {}).get("collection")
+
+
+def require_collection(thread_id: str, snapshot: Any, collection: str) -> None:
+    """Check a thread is continued on the collection it was asked on.
+
+    Raises:
+        ThreadError: it was asked on another collection (naming it).
+    """
+    asked_on = collection_of(snapshot)
+    if asked_on not in (None, collection):
+        raise ThreadError(
+            f"thread '{thread_id}' was asked on collection '{asked_on}', not '{collection}'; "
+            f"use --collection {asked_on} (or leave --collection out)"
+        )
 
 
 def thread_rows(
