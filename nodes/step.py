@@ -22,7 +22,9 @@ def node(body: NodeBody | None = None, *, new_turn: bool = False) -> Callable:
     question's remaining time (:func:`deciders.llm.llm_deadline`), times the body, and charges the time
     to the question (``elapsed_ms``, plus any ``elapsed_ms`` the body reports for work done
     elsewhere, such as parallel searches) and to each hop trace entry the body returns without
-    a time of its own.
+    a time of its own. Each trace entry is also written to LangGraph's ``stream_mode="custom"``
+    as ``{"node": name, **entry}`` (query and new chunks from a search, verdicts from grading,
+    links, the next query).
     """
 
     def wrap(fn: NodeBody) -> Callable:
@@ -35,6 +37,8 @@ def node(body: NodeBody | None = None, *, new_turn: bool = False) -> Callable:
             ms = round((time.perf_counter() - start) * 1000, 2)
             if isinstance(update.get("trace"), list):
                 update["trace"] = [{"elapsed_ms": ms, **entry} for entry in update["trace"]]
+                for entry in update["trace"]:  # stream_mode="custom": each hop's progress as it happens
+                    runtime.stream_writer({"node": fn.__name__, **entry})
             update["elapsed_ms"] = before + update.get("elapsed_ms", 0.0) + ms
             return update
 
