@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agentic_rag.checkpoints import open_async_checkpointer, open_checkpointer
 from agentic_rag.services import FROM_SETTINGS, Services
+from core import telemetry
 from core.errors import (
     CollectionNotFoundError,
     InvalidAnswerError,
@@ -126,8 +127,9 @@ class App:
         config = self._config(thread_id, context, checkpoint_id)
         if callbacks:
             config["callbacks"] = callbacks
-        self.graph.invoke(graph_input, config, context=context, durability="sync")
-        return self.result(thread_id)
+        with telemetry.question(thread_id) as span:  # the trace's root span (off: a no-op)
+            self.graph.invoke(graph_input, config, context=context, durability="sync")
+            return span.finish(self.result(thread_id))
 
     def result(self, thread_id: str, snapshot: Any = None) -> dict:
         """The thread's latest state as a result.
