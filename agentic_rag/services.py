@@ -30,8 +30,6 @@ from store.mentions import Link
 
 FROM_SETTINGS: Any = object()
 """Marker for "the chat model the settings name" (``None`` means no chat model)."""
-SEARCH_TOOL = "hybrid BM25 + dense search of the collection's chunks"
-GRAPH_HOP_TOOL = "mention links from evidence chunks to chunks about the entities they name"
 
 
 class Services:
@@ -111,7 +109,7 @@ class Services:
             CollectionNotFoundError: the collection does not exist or holds no chunks.
         """
         self.require_chunks()
-        with telemetry.tool("search", SEARCH_TOOL), telemetry.retrieval(self.settings.collection, query, k) as span:
+        with telemetry.tool("search"), telemetry.retrieval(self.settings.collection, query, k) as span:
             return span.found(self.store.search(query, k, where=where))
 
     def chunk_filter(self, context: RunContext) -> ChunkFilter:
@@ -131,7 +129,7 @@ class Services:
         return self.store.rank_among(query, ids)
 
     def links_from(self, chunk_ids: list[str], exclude: list[str], where: ChunkFilter | None = None) -> list[Link]:
-        with telemetry.tool("graph_hop", GRAPH_HOP_TOOL) as span:
+        with telemetry.tool("graph_hop") as span:
             return span.found(self.store.graph.links_from(chunk_ids, exclude, where))
 
     def fetch(self, ids: list[str]) -> dict[str, Chunk]:

@@ -4,7 +4,8 @@ Each question is asked once per mode, the modes interleaved question by question
 alternating), so that load from other jobs on the machine hits both alike. ``on`` traces into a
 batch span processor and exports metrics, both through the console exporters writing to
 /dev/null (the serialisation an exporter pays, without a collector). Prints p50 / p95 per mode
-and the p50 overhead.
+and the p50 overhead, and the mean CPU time per question (every thread of the process, so the
+exporter's work counts; less sensitive than wall time to other jobs on the machine).
 
     .venv/bin/python bench/telemetry_overhead.py [--limit 60] [--modes off,on] [--data-dir DIR]
 
@@ -60,19 +61,23 @@ def main() -> None:
             app.ask(record["question"], context=context)
         providers = telemetry_on() if "on" in modes else None
         latencies: dict[str, list[float]] = {mode: [] for mode in modes}
+        cpu_ms: dict[str, list[float]] = {mode: [] for mode in modes}  # all threads: the exporter's too
         for i, record in enumerate(records):
             for mode in modes if i % 2 == 0 else modes[::-1]:
                 if providers:
                     from core import telemetry
 
                     telemetry.use(*providers) if mode == "on" else telemetry.use()
-                started = time.perf_counter()
+                started, cpu = time.perf_counter(), time.process_time()
                 app.ask(record["question"], context=context)
                 latencies[mode].append((time.perf_counter() - started) * 1000)
+                cpu_ms[mode].append((time.process_time() - cpu) * 1000)
         app.close()
     p50 = {mode: percentile(values, 50) for mode, values in latencies.items()}
     for mode, values in latencies.items():
-        print(f"{mode}: n={len(values)} p50 {p50[mode]:.1f} ms, p95 {percentile(values, 95):.1f} ms")
+        cpu = sum(cpu_ms[mode]) / len(cpu_ms[mode])
+        p95 = percentile(values, 95)
+        print(f"{mode}: n={len(values)} p50 {p50[mode]:.1f} ms, p95 {p95:.1f} ms, CPU {cpu:.1f} ms/question")
     if {"off", "on"} <= set(p50):
         print(f"overhead at p50: {p50['on'] - p50['off']:+.1f} ms ({(p50['on'] / p50['off'] - 1) * 100:+.1f} %)")
 

@@ -1,29 +1,20 @@
 """OpenTelemetry traces and metrics of every hop, named after the GenAI semantic conventions
-(open-telemetry/semantic-conventions-genai v0.1.0: agent, retrieval, execute-tool and inference
-spans; ``gen_ai.client.*`` metrics).
+(open-telemetry/semantic-conventions-genai v0.1.0). One trace per question (:func:`question`):
 
-Spans, per question (:func:`question`, one trace):
+- ``invoke_workflow agentic_rag``, the root (``gen_ai.conversation.id`` = thread id), with the
+  outcome as ``agentic_rag.*`` attributes (route, stop reason, hops, abstained, LLM calls, …);
+- a span per graph node (:func:`node`), its decisions as attributes and events (``agentic_rag.hop``:
+  the hop's trace entry with the grader's verdicts; ``agentic_rag.note``: a fallback taken);
+- ``execute_tool search|graph_hop`` (:func:`tool`) and, in a search, ``retrieval {collection}``
+  (:func:`retrieval`: ``gen_ai.retrieval.top_k``; opt-in, query text and chunk ids with scores);
+- ``chat {model}`` (:func:`inference`) per bounded model call, retries included, with token usage.
 
-- ``invoke_workflow agentic_rag`` (root; ``gen_ai.conversation.id`` = the thread id): the
-  outcome as ``agentic_rag.*`` attributes (route, stop reason, hops, retries, abstained,
-  confidence, LLM calls);
-- one span per graph node (:func:`node`, named after the node): its decisions as attributes
-  (route, complexity, hops, retries, abstained, confidence) and events (``agentic_rag.hop``: a
-  hop's trace entry, grader verdicts and scores included; ``agentic_rag.note``: a fallback taken);
-- ``execute_tool search`` / ``execute_tool graph_hop`` (:func:`tool`) with ``retrieval
-  {collection}`` (:func:`retrieval`: ``gen_ai.retrieval.top_k``; opt-in, the query text and the
-  chunk ids with scores, ``gen_ai.retrieval.documents``);
-- ``chat {model}`` (:func:`inference`) for every bounded model call, retries included: provider,
-  model, ``max_tokens``, token usage from the reply's ``usage_metadata``.
-
-A failed operation carries ``error.type`` (the exception's class, or ``time_limit`` for a model
-call with no time left) and an error status. Metrics: ``gen_ai.client.operation.duration``,
-``gen_ai.client.token.usage``, ``gen_ai.execute_tool.duration``, ``gen_ai.invoke_agent.duration``
-and, per finished question, ``agentic_rag.question.hops`` and ``.llm_calls`` (histograms),
-``.stops`` (counter by ``agentic_rag.stop_reason``) and ``.abstentions``.
-
-Off unless :func:`use` is given providers (:func:`core.telemetry_export.configure_telemetry` does it from the
-``OTEL_*`` settings); when off, every hook returns one shared no-op object.
+Failures carry ``error.type`` and an error status. Metrics: ``gen_ai.client.operation.duration``,
+``gen_ai.client.token.usage``, ``gen_ai.execute_tool.duration``, ``gen_ai.invoke_agent.duration``;
+per finished question ``agentic_rag.question.hops`` and ``.llm_calls`` (histograms), ``.stops``
+(counter by ``agentic_rag.stop_reason``) and ``.abstentions``. Off unless :func:`use` is given
+providers (:func:`core.telemetry_export.configure_telemetry` does it from the ``OTEL_*``
+settings); when off, every hook returns one shared no-op object.
 """
 
 from __future__ import annotations
@@ -41,6 +32,11 @@ from opentelemetry.trace import SpanKind, StatusCode
 
 AGENT_NAME = "agentic_rag"
 """``gen_ai.agent.name`` of the root span."""
+TOOLS = {
+    "search": "hybrid BM25 + dense search of the collection's chunks",
+    "graph_hop": "mention links from evidence chunks to chunks about the entities they name",
+}
+"""The agent's tools traced by :func:`tool`, with their ``gen_ai.tool.description``."""
 _SECONDS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92]
 _TOKENS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864]
 _DECISIONS = ("route", "complexity", "hops", "retries", "abstained", "confidence")
@@ -67,7 +63,7 @@ class _Noop:
     def _same(self, value: Any) -> Any:
         return value
 
-    finish = found = record = failed = _same
+    finish = found = record = _same
 
 
 NOOP = _Noop()
@@ -123,10 +119,6 @@ class _Span:
 
     def closing(self, seconds: float, error: dict) -> None:
         pass
-
-    def failed(self, error_type: str | None) -> None:
-        """Mark the operation failed with ``error_type`` (``None``: no change)."""
-        self.error = error_type or self.error
 
     def found(self, items: list) -> list:
         """Record how many results the operation returned; returns ``items``."""
@@ -200,6 +192,8 @@ class _Inference(_Span):
 
     def __exit__(self, *exc: Any) -> None:
         _usage.reset(self._utoken)
+        # the decider never raises: the last attempt's error, or no attempt at all (no time left)
+        self.error = self.usage.error if self.usage.started else "time_limit"
         super().__exit__(*exc)
 
     def closing(self, seconds: float, error: dict) -> None:
@@ -239,16 +233,25 @@ def _flatten(entry: Mapping, capture: bool) -> dict:
 
 
 class _UsageHandler(BaseCallbackHandler):
-    """Reads each reply's token usage, model and finish reason into the current :func:`inference`
-    span, and counts the call for the question (attached to every LangChain run while the span is
-    open by ``register_configure_hook``, as LangChain's own ``get_usage_metadata_callback`` is)."""
+    """Reads each reply's token usage, model and finish reason (or an attempt's error) into the
+    current :func:`inference` span, and counts the call for the question. Attached to every
+    LangChain run while the span is open by ``register_configure_hook``, as LangChain's own
+    ``get_usage_metadata_callback`` is."""
 
     def __init__(self, question: _Question | None) -> None:
-        self.question, self.input, self.output, self.reported = question, 0, 0, False
+        self.question, self.input, self.output, self.reported, self.started = question, 0, 0, False, False
         self.model: str | None = None
+        self.error: str | None = None
         self.finish_reasons: list[str] = []
 
+    def on_chat_model_start(self, serialized: Any, messages: Any, **kwargs: Any) -> None:
+        self.started = True
+
+    def on_llm_error(self, error: BaseException, **kwargs: Any) -> None:
+        self.error = type(error).__qualname__
+
     def on_llm_end(self, response: Any, **kwargs: Any) -> None:
+        self.error = None  # a retry succeeded
         message = getattr((response.generations or [[None]])[0][0], "message", None)
         usage = getattr(message, "usage_metadata", None)
         if usage:
@@ -283,12 +286,12 @@ def node(name: str) -> _Node | _Noop:
     return NOOP if _on is None else _Node(_on, name, {"agentic_rag.node": name})
 
 
-def tool(name: str, description: str) -> _Tool | _Noop:
-    """``execute_tool`` span of one of the agent's tools (a search, the graph hop)."""
+def tool(name: str) -> _Tool | _Noop:
+    """``execute_tool`` span of one of the agent's tools (:data:`TOOLS`)."""
     if _on is None:
         return NOOP
     attributes = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "gen_ai.tool.type": "datastore"}
-    attributes["gen_ai.tool.description"] = description
+    attributes["gen_ai.tool.description"] = TOOLS[name]
     return _Tool(_on, f"execute_tool {name}", attributes)
 
 
@@ -310,7 +313,8 @@ def retrieval(data_source: str, query: str, top_k: int) -> _Retrieval | _Noop:
 def inference(model: Any, max_tokens: int) -> _Inference | _Noop:
     """``chat {model}`` span of one bounded call of a LangChain chat model (all its attempts);
     provider and model name from LangChain's tracing parameters (``ls_provider``,
-    ``ls_model_name``). Call ``failed(error_type)`` when no reply came."""
+    ``ls_model_name``); ``error.type`` from the last attempt's error, or ``time_limit`` when no
+    attempt was made."""
     if _on is None:
         return NOOP
     params = model._get_ls_params() if hasattr(model, "_get_ls_params") else {}

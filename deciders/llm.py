@@ -129,22 +129,24 @@ def _attempts(model: BaseChatModel, max_tokens: int, limits: CallLimits) -> Iter
 
 
 def _call(model: BaseChatModel, run, max_tokens: int, limits: CallLimits):
-    """``run(options)`` under the attempts of :func:`_attempts`, traced as one inference span
-    (:func:`core.telemetry.inference`). Returns (result, None) or (None, note)."""
-    note = error = None
-    with telemetry.inference(model, max_tokens) as span:  # one span for all the attempts
-        for options in _attempts(model, max_tokens, limits):
-            if isinstance(options, str):  # no time left: say why the earlier attempt failed too
-                span.failed(error or "time_limit")
-                return None, f"{note}; then {options}" if note else options
-            try:
-                return run(options), None
-            except RETRYABLE as exc:
-                note, error = f"model call failed ({short_error(exc)})", type(exc).__qualname__
-            except Exception as exc:  # providers raise many types; the decider falls back
-                span.failed(type(exc).__qualname__)
-                return None, f"model call failed ({short_error(exc)})"
-        span.failed(error)
+    """:func:`_attempt`, traced as one inference span (:func:`core.telemetry.inference`)."""
+    with telemetry.inference(model, max_tokens):
+        return _attempt(model, run, max_tokens, limits)
+
+
+def _attempt(model: BaseChatModel, run, max_tokens: int, limits: CallLimits):
+    """``run(options)`` under the attempts of :func:`_attempts`. Returns (result, None) or
+    (None, note)."""
+    note = None
+    for options in _attempts(model, max_tokens, limits):
+        if isinstance(options, str):  # no time left: say why the earlier attempt failed too
+            return None, f"{note}; then {options}" if note else options
+        try:
+            return run(options), None
+        except RETRYABLE as exc:
+            note = f"model call failed ({short_error(exc)})"
+        except Exception as exc:  # providers raise many types; the decider falls back
+            return None, f"model call failed ({short_error(exc)})"
     return None, note
 
 

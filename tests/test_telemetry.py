@@ -22,6 +22,7 @@ from core import telemetry
 from core.errors import ConfigurationError
 from core.settings import Settings
 from core.telemetry_export import configure_telemetry
+from deciders.llm import ask_text, llm_deadline
 from graph.context import RunContext
 from tests.conftest import DATA, ScriptedChatModel, answer_reply, first_passage_number
 
@@ -176,6 +177,17 @@ def test_failed_model_calls_and_runs_carry_error_type(make_app, otel):
     assert root.attributes["error.type"] == "CollectionNotFoundError"
 
 
+def test_a_model_call_the_time_limit_did_not_allow_is_a_time_limit_error(otel):
+    spans, _ = otel
+    with llm_deadline(0.1):  # under MIN_CALL_S left: the call is not started
+        assert ask_text(CountingModel(replies={}, calls={}), "system", "user", 10) == (
+            None,
+            "no time left for the model call (time limit)",
+        )
+    (call,) = spans.get_finished_spans()
+    assert call.name == "chat CountingModel" and call.attributes["error.type"] == "time_limit"
+
+
 def test_no_query_text_or_chunk_ids_on_retrieval_spans_without_content_capture(make_app, otel):
     spans, _ = otel
     tracer_provider = TracerProvider()
@@ -191,7 +203,7 @@ def test_no_query_text_or_chunk_ids_on_retrieval_spans_without_content_capture(m
 
 def test_hooks_are_one_shared_no_op_when_off():
     telemetry.use()
-    assert telemetry.question("t") is telemetry.node("route") is telemetry.tool("search", "") is telemetry.NOOP
+    assert telemetry.question("t") is telemetry.node("route") is telemetry.tool("search") is telemetry.NOOP
     with telemetry.node("route") as span:
         assert span.record({"route": "retrieve"}) == {"route": "retrieve"}
     assert configure_telemetry(Settings()) is False  # no OTEL_* variable set: stays off
