@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from agentic_rag.checkpoints import open_async_checkpointer, open_checkpointer
 from agentic_rag.services import FROM_SETTINGS, Services
 from agentic_rag.threads import history_rows, require_collection, status_of, thread_rows
+from core import telemetry
 from core.errors import (
     CollectionNotFoundError,
     InvalidAnswerError,
@@ -144,15 +145,16 @@ class App:
         config = self._config(thread_id, context, checkpoint_id)
         if callbacks:
             config["callbacks"] = callbacks
-        if on_event is None:
-            self.graph.invoke(graph_input, config, context=context, durability="sync")
-        else:
-            modes = ["custom", "messages"]
-            for mode, data in self.graph.stream(
-                graph_input, config, context=context, durability="sync", stream_mode=modes
-            ):
-                on_event(mode, data)
-        return self.result(thread_id)
+        with telemetry.question(thread_id) as span:  # the trace's root span (off: a no-op)
+            if on_event is None:
+                self.graph.invoke(graph_input, config, context=context, durability="sync")
+            else:
+                modes = ["custom", "messages"]
+                for mode, data in self.graph.stream(
+                    graph_input, config, context=context, durability="sync", stream_mode=modes
+                ):
+                    on_event(mode, data)
+            return span.finish(self.result(thread_id))
 
     def result(self, thread_id: str, snapshot: Any = None) -> dict:
         """The thread's latest state as a result.

@@ -15,6 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from agentic_rag.demo import demo
+from agentic_rag.mcp_server import mcp
 from agentic_rag.models_cli import models
 from agentic_rag.options import (
     AsJson,
@@ -38,6 +39,7 @@ from graph.context import RunContext, validate_question
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.")
 app.add_typer(models, name="model")
 app.command()(demo)
+app.command()(mcp)
 
 
 @app.callback()

@@ -31,6 +31,7 @@ from langchain_openai.chat_models.base import BaseChatOpenAI
 from langgraph.constants import TAG_NOSTREAM
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
+from core import telemetry
 from core.tuning import TUNING, Tuning
 from store.chunks import Chunk
 
@@ -133,6 +134,12 @@ def _attempts(model: BaseChatModel, max_tokens: int, limits: CallLimits) -> Iter
 
 
 def _call(model: BaseChatModel, run, max_tokens: int, limits: CallLimits):
+    """:func:`_attempt`, traced as one inference span (:func:`core.telemetry.inference`)."""
+    with telemetry.inference(model, max_tokens):
+        return _attempt(model, run, max_tokens, limits)
+
+
+def _attempt(model: BaseChatModel, run, max_tokens: int, limits: CallLimits):
     """``run(options)`` under the attempts of :func:`_attempts`. Returns (result, None) or
     (None, note)."""
     note = None
