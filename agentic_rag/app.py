@@ -7,7 +7,7 @@ import os
 import uuid
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Literal, Sequence
+from typing import Any, AsyncIterator, Callable, Literal, Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph.state import CompiledStateGraph
@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agentic_rag.checkpoints import open_async_checkpointer, open_checkpointer
 from agentic_rag.services import FROM_SETTINGS, Services
+from agentic_rag.threads import history_rows, require_collection, status_of, thread_rows
+from core import telemetry
 from core.errors import (
     CollectionNotFoundError,
     InvalidAnswerError,
@@ -30,6 +32,13 @@ from graph.state import OutputState
 from ingest.loaders import Source
 from ingest.pipeline import IngestReport, collect_files, ingest_files, store_sources
 from nodes import make_nodes
+
+OnEvent = Callable[[str, Any], None]
+"""Receives ``(mode, data)`` while a run streams: ``("custom", {"node": name, **hop trace
+entry})`` per hop step as it happens, ``("messages", (message, metadata))`` for each message the
+turn adds to the conversation: the question (``HumanMessage``, from ``route``), then the final
+answer (``AIMessage``) — never a decider's reply or a draft the grounding check rejected (see
+:mod:`nodes.generate`)."""
 
 NO_ANSWER: Any = object()
 """Marker for "no resume value given" (``None`` is a valid JSON answer)."""
@@ -73,7 +82,9 @@ class App:
 
     # -- documents --------------------------------------------------------------------------
 
-    def ingest(self, paths: list[Path], progress: bool = False, exclude: Sequence[str] = ()) -> IngestReport:
+    def ingest(
+        self, paths: list[Path], progress: bool = False, exclude: Sequence[str] = (), log: Callable | None = None
+    ) -> IngestReport:
         """Ingest files and folders into the collection, creating it when missing (see
         :func:`ingest_files`). Paths are checked before anything is written.
 
@@ -84,9 +95,11 @@ class App:
             exclude: gitignore-style patterns (pathspec) of files to leave out under each folder,
                 relative to it (``_sources/*``, ``*.txt``), applied after the folder's
                 ``.ragignore``; files named directly are never excluded.
+            log: without ``progress``, receives a one-line progress report every few seconds.
 
         Returns:
-            The :class:`IngestReport` totals.
+            The :class:`IngestReport` totals (``interrupted`` after Ctrl-C: what was written is
+            kept; the same ingest again continues).
 
         Raises:
             IngestError: a path does not exist, a pattern is invalid, or no supported file was
@@ -94,7 +107,8 @@ class App:
         """
         files = collect_files(paths, self._ingested_under, exclude)
         store = self.services.writable_store()
-        return ingest_files(store, paths, files, self.settings.chunk_size, self.settings.chunk_overlap, progress)
+        size, overlap = self.settings.chunk_size, self.settings.chunk_overlap
+        return ingest_files(store, paths, files, size, overlap, progress, log)
 
     def _ingested_under(self, folder: Path) -> bool:
         """Whether the collection exists and holds sources from under ``folder``."""
@@ -113,7 +127,11 @@ class App:
 
     def _config(self, thread_id: str, context: RunContext, checkpoint_id: str | None = None) -> dict:
         configurable = {"thread_id": thread_id, **({"checkpoint_id": checkpoint_id} if checkpoint_id else {})}
-        return {"configurable": configurable, "recursion_limit": context.step_bound() + 5}
+        metadata = {"collection": self.settings.collection}  # in every checkpoint: the thread's collection
+        return {"configurable": configurable, "metadata": metadata, "recursion_limit": context.step_bound() + 5}
+
+    def _check_collection(self, thread_id: str, snapshot: Any) -> None:
+        require_collection(thread_id, snapshot, self.settings.collection)
 
     def _run(
         self,
@@ -122,12 +140,21 @@ class App:
         context: RunContext,
         checkpoint_id: str | None = None,
         callbacks: list | None = None,
+        on_event: OnEvent | None = None,
     ) -> dict:
         config = self._config(thread_id, context, checkpoint_id)
         if callbacks:
             config["callbacks"] = callbacks
-        self.graph.invoke(graph_input, config, context=context, durability="sync")
-        return self.result(thread_id)
+        with telemetry.question(thread_id) as span:  # the trace's root span (off: a no-op)
+            if on_event is None:
+                self.graph.invoke(graph_input, config, context=context, durability="sync")
+            else:
+                modes = ["custom", "messages"]
+                for mode, data in self.graph.stream(
+                    graph_input, config, context=context, durability="sync", stream_mode=modes
+                ):
+                    on_event(mode, data)
+            return span.finish(self.result(thread_id))
 
     def result(self, thread_id: str, snapshot: Any = None) -> dict:
         """The thread's latest state as a result.
@@ -142,8 +169,7 @@ class App:
         snapshot = snapshot or self.graph.get_state({"configurable": {"thread_id": thread_id}})
         values = {k: v for k, v in snapshot.values.items() if k in OutputState.__annotations__}
         interrupt = snapshot.interrupts[0].value if snapshot.interrupts else None
-        status = "interrupted" if interrupt else ("unfinished" if snapshot.next else "done")
-        return {"thread_id": thread_id, "status": status, "interrupt": interrupt, **values}
+        return {"thread_id": thread_id, "status": status_of(snapshot), "interrupt": interrupt, **values}
 
     def ask(
         self,
@@ -151,9 +177,12 @@ class App:
         thread_id: str | None = None,
         context: RunContext | None = None,
         callbacks: list | None = None,
+        on_event: OnEvent | None = None,
     ) -> dict:
         """Answer ``question`` on a thread (a new one when ``thread_id`` is ``None``);
-        ``callbacks`` are LangChain callback handlers for the run (e.g. token counting).
+        ``callbacks`` are LangChain callback handlers for the run (e.g. token counting);
+        ``on_event`` streams the run's progress (:data:`OnEvent`). The thread records the
+        collection it is asked on; a new thread whose run fails on a missing collection is deleted.
 
         The question's first checkpoint holds ``context``, so a run killed at any point
         resumes under it.
@@ -164,14 +193,17 @@ class App:
 
         Raises:
             InvalidQuestionError: empty or overlong question; nothing is written.
-            ThreadError: ``thread_id`` is waiting for a review to be answered; nothing is written.
+            ThreadError: ``thread_id`` is waiting for a review to be answered, or was asked on
+                another collection; nothing is written.
             StoreUnavailableError, EmbeddingMismatchError, ConfigurationError,
             CollectionNotFoundError: see their docs.
         """
         context = context or RunContext()
         question = validate_question(question, context.max_question_chars)
-        if thread_id is not None:
-            pending = self.graph.get_state({"configurable": {"thread_id": thread_id}}).interrupts
+        snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id or ""}})
+        if snapshot.values:
+            self._check_collection(thread_id, snapshot)
+            pending = snapshot.interrupts
             if pending:  # a new question would silently drop the review and keep the unapproved draft
                 raise ThreadError(
                     f"thread '{thread_id}' is waiting for an answer to its {pending[0].value['kind']} review; "
@@ -180,7 +212,14 @@ class App:
                 )
         thread_id = thread_id or uuid.uuid4().hex
         self.services.deciders(context)  # fail on a bad decider setting before writing anything
-        return self._run(question_input(question, context), thread_id, context, callbacks=callbacks)
+        try:
+            return self._run(
+                question_input(question, context), thread_id, context, callbacks=callbacks, on_event=on_event
+            )
+        except CollectionNotFoundError:
+            if not snapshot.values:  # nothing to resume on this collection: leave no unfinished thread
+                self.checkpointer.delete_thread(thread_id)
+            raise
 
     def has_thread(self, thread_id: str) -> bool:
         """Whether any checkpoint of ``thread_id`` exists."""
@@ -206,13 +245,14 @@ class App:
 
         Raises:
             ThreadError: unknown thread, nothing to resume, an answer missing or not expected,
-                or a checkpoint id that is not the latest.
+                a checkpoint id that is not the latest, or a thread asked on another collection.
             CollectionNotFoundError: the collection (``--collection``) holds no chunks; the
                 thread is unchanged.
             InvalidAnswerError: the review did not accept ``answer``; the thread is unchanged
                 and still waiting.
         """
         snapshot = self._snapshot(thread_id)
+        self._check_collection(thread_id, snapshot)
         head = snapshot.config["configurable"]["checkpoint_id"]
         if checkpoint_id is not None and checkpoint_id != head:
             thread_config = {"configurable": {"thread_id": thread_id}}
@@ -250,30 +290,11 @@ class App:
             raise ThreadError(f"thread '{thread_id}' is not waiting for an answer; resume it without --answer")
         return self._run(None, thread_id, context)
 
-    def threads(self, limit: int = 20, status: str | None = None) -> list[dict]:
+    def threads(self, limit: int = 20, status: str | None = None, collection: str | None = None) -> list[dict]:
         """The ``limit`` most recently updated threads, newest first, only those with ``status``
-        when given: ``thread_id``, ``question``, ``status`` (done, interrupted, unfinished),
-        ``stop_reason``, ``updated_at``."""
-        thread_ids: dict[str, None] = {}  # newest first; listed before get_state, as the saver locks while listing
-        for item in self.checkpointer.list(None):
-            thread_ids[item.config["configurable"]["thread_id"]] = None
-            if status is None and len(thread_ids) == limit:
-                break
-        rows: list[dict] = []
-        for thread_id in thread_ids:
-            snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
-            row = {
-                "thread_id": thread_id,
-                "question": snapshot.values.get("question", ""),
-                "status": self.result(thread_id, snapshot)["status"],
-                "stop_reason": snapshot.values.get("stop_reason"),
-                "updated_at": snapshot.created_at,
-            }
-            if status in (None, row["status"]):
-                rows.append(row)
-                if len(rows) == limit:
-                    break
-        return rows
+        and asked on ``collection`` when given: ``thread_id``, ``question``, ``status`` (done,
+        interrupted, unfinished), ``collection``, ``stop_reason``, ``updated_at``."""
+        return thread_rows(self.graph, self.checkpointer, limit, status, collection)
 
     def history(self, thread_id: str) -> list[dict]:
         """Every checkpoint of the thread, oldest first: ``checkpoint_id``, ``step``, ``node``
@@ -281,31 +302,10 @@ class App:
         (chunk ids), ``retries``, ``hops``, ``stop_reason``, ``next`` (nodes still to run).
 
         Raises:
-            ThreadError: unknown thread.
+            ThreadError: unknown thread, or one asked on another collection than this app's.
         """
-        self._snapshot(thread_id)
-        snapshots = list(self.graph.get_state_history({"configurable": {"thread_id": thread_id}}))[::-1]
-        rows = []
-        previous_next: tuple = ()
-        for snapshot in snapshots:
-            values = snapshot.values
-            rows.append(
-                {
-                    "checkpoint_id": snapshot.config["configurable"]["checkpoint_id"],
-                    "step": snapshot.metadata.get("step"),
-                    "node": ",".join(previous_next) if snapshot.metadata.get("source") == "loop" else "input",
-                    "created_at": snapshot.created_at,
-                    "route": values.get("route"),
-                    "query": values.get("query"),
-                    "evidence": [c["chunk_id"] for c in values.get("evidence", [])],
-                    "retries": values.get("retries"),
-                    "hops": values.get("hops"),
-                    "stop_reason": values.get("stop_reason"),
-                    "next": list(snapshot.next),
-                }
-            )
-            previous_next = snapshot.next
-        return rows
+        self._check_collection(thread_id, self._snapshot(thread_id))
+        return history_rows(self.graph, thread_id)
 
     def replay(self, thread_id: str, checkpoint_id: str, updates: dict | None = None) -> dict:
         """Time travel: continue the thread from an earlier checkpoint, optionally with edited
@@ -322,7 +322,7 @@ class App:
             ThreadError: unknown thread or checkpoint, a checkpoint with nothing left to run, or
                 an edit of another field or with an invalid value.
         """
-        self._snapshot(thread_id)
+        self._check_collection(thread_id, self._snapshot(thread_id))
         config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}}
         snapshot = self.graph.get_state(config)
         if snapshot.created_at is None:

@@ -28,3 +28,13 @@ async def open_async_checkpointer(path: Path) -> AsyncIterator[AsyncSqliteSaver]
     path.parent.mkdir(parents=True, exist_ok=True)
     async with aiosqlite.connect(path) as conn:
         yield AsyncSqliteSaver(conn)
+
+
+def thread_collection(path: Path, thread_id: str) -> str | None:
+    """The collection the thread at ``path`` was last asked on (its latest checkpoint's metadata),
+    or ``None``: no such file or thread, or a thread written before threads recorded it."""
+    if not path.exists():
+        return None
+    with sqlite3.connect(path) as conn:
+        latest = SqliteSaver(conn).get_tuple({"configurable": {"thread_id": thread_id}})
+    return (latest.metadata or {}).get("collection") if latest else None

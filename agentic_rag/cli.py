@@ -15,6 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from agentic_rag.demo import demo
+from agentic_rag.mcp_server import mcp
 from agentic_rag.models_cli import models
 from agentic_rag.options import (
     AsJson,
@@ -29,14 +30,16 @@ from agentic_rag.options import (
     resume_command,
     settings_from,
     split_fields,
+    thread_settings,
 )
-from agentic_rag.output import checkpoint_line, print_ingest, print_result, print_rows, thread_line
-from core.errors import AgenticRagError, ConfigurationError
+from agentic_rag.output import checkpoint_line, print_ingest, print_result, print_rows, stream_printer, thread_line
+from core.errors import AgenticRagError, ConfigurationError, IngestError
 from graph.context import RunContext, validate_question
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.")
 app.add_typer(models, name="model")
 app.command()(demo)
+app.command()(mcp)
 
 
 @app.callback()
@@ -53,7 +56,9 @@ def _global_options(
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Files or folders (.md .txt .rst .html .pdf, QA .jsonl).")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="Files or folders (.md .txt .rst .html .pdf .docx .pptx .xlsx, QA .jsonl).")
+    ],
     data_dir: DataDir = None,
     collection: Collection = None,
     embedding: Embedding = None,
@@ -65,17 +70,33 @@ def ingest(
             "('_sources/*', '*.txt'); repeatable. A .ragignore file in a folder adds its own patterns.",
         ),
     ] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", help="Name every skipped file with its reason.")] = False,
 ) -> None:
     """Ingest files and folders; re-ingesting unchanged files adds nothing. A folder is mirrored:
-    files deleted from it, or now excluded, have their chunks removed."""
+    files deleted from it, or now excluded, have their chunks removed. Files that cannot be read
+    are skipped and counted by reason (listed with --verbose); the exit code is 0 when any file
+    was ingested or unchanged. Ctrl-C keeps what was written: the same command continues."""
+    tty = sys.stderr.isatty()
     with open_app(settings_from(data_dir, collection, embedding)) as application:
-        report = application.ingest(paths, progress=sys.stderr.isatty(), exclude=exclude or ())
+        try:
+            report = application.ingest(
+                paths, progress=tty, exclude=exclude or (), log=None if tty else partial(typer.echo, err=True)
+            )
+        except KeyboardInterrupt:
+            typer.echo("interrupted; files written so far are kept: run the same command again to continue", err=True)
+            raise typer.Exit(130) from None
         total = application.services.store.count()
-    print_ingest(report, application.settings.collection, total)
-    if report.skipped:
-        raise AgenticRagError(
-            f"{len(report.skipped)} file(s) could not be read (listed above); the rest were ingested. "
-            "Fix or remove them and ingest again"
+    print_ingest(report, application.settings.collection, total, verbose)
+    if report.interrupted:
+        typer.echo(
+            f"interrupted after {report.files} files: they are kept ({report.added} chunks added); the rest were "
+            "not read. Run the same command again to continue (unchanged files are skipped)",
+            err=True,
+        )
+        raise typer.Exit(130)
+    if report.skipped and not report.files:
+        raise IngestError(
+            f"none of the {len(report.skipped)} file(s) could be ingested (reasons above; --verbose names them)"
         )
 
 
@@ -108,6 +129,7 @@ def ask(
     review_route: Annotated[bool, typer.Option(help="Pause after routing for approval or override.")] = False,
     review_stop: Annotated[bool, typer.Option(help="Pause when the search stops short of evidence.")] = False,
     review_answer: Annotated[bool, typer.Option(help="Pause on the draft answer for approval or edits.")] = False,
+    stream: Annotated[bool, typer.Option("--stream", help="Print each hop as it happens, then the answer.")] = False,
 ) -> None:
     """Answer a question from the ingested documents, with citations. The thread id is printed
     on stderr first; a run that pauses for review or is interrupted continues with `resume`."""
@@ -131,11 +153,12 @@ def ask(
     )
     validate_question(question, context.max_question_chars)  # before a thread id is printed
     given, thread = bool(thread), thread or uuid.uuid4().hex
-    with open_app(settings_from(data_dir, collection, embedding)) as application:
+    with open_app(thread_settings(data_dir, collection, embedding, thread if given else None)) as application:
         try:
             known = given and application.has_thread(thread)
             typer.echo(f"thread: {thread}" + (" (continued)" if known else " (new)" if given else ""), err=True)
-            result = application.ask(question, thread_id=thread, context=context)
+            on_event = stream_printer() if stream and not as_json else None
+            result = application.ask(question, thread_id=thread, context=context, on_event=on_event)
         except KeyboardInterrupt:
             if application.has_thread(thread):
                 hint = resume_command(thread, data_dir, collection, embedding)
@@ -143,9 +166,8 @@ def ask(
             else:
                 typer.echo("interrupted before the run started; nothing was saved", err=True)
             raise typer.Exit(130) from None
-    print_result(
-        result, as_json, partial(resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
-    )
+    resume_hint = partial(resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
+    print_result(result, as_json, resume_hint, streamed=on_event is not None)
 
 
 @app.command()
@@ -163,7 +185,7 @@ def resume(
     """Answer a thread's pending review, or finish a run that was interrupted (Ctrl-C, crash)."""
     from agentic_rag.app import NO_ANSWER
 
-    with open_app(settings_from(data_dir, collection, embedding)) as application:
+    with open_app(thread_settings(data_dir, collection, embedding, thread)) as application:
         value = NO_ANSWER if answer is None else parse_answer(answer)
         result = application.resume(thread, value, checkpoint_id=checkpoint)
     print_result(
@@ -180,12 +202,14 @@ def threads(
     ] = None,
     as_json: AsJson = False,
     data_dir: DataDir = None,
+    collection: Annotated[Optional[str], typer.Option("--collection", help="Only threads asked on it.")] = None,
 ) -> None:
-    """Recent threads: status (done, interrupted for a review, unfinished), last update and question."""
+    """Recent threads: status (done, interrupted for a review, unfinished), collection, last update
+    and question."""
     if status not in (None, "done", "interrupted", "unfinished"):
         raise ConfigurationError(f"--status {status!r}: use done, interrupted or unfinished")
     with open_app(settings_from(data_dir, None)) as application:
-        print_rows(application.threads(limit, status), as_json, thread_line)
+        print_rows(application.threads(limit, status, collection), as_json, thread_line)
 
 
 @app.command()
@@ -193,9 +217,11 @@ def history(
     thread: ThreadId,
     as_json: AsJson = False,
     data_dir: DataDir = None,
+    collection: Collection = None,
 ) -> None:
-    """Every checkpoint of a thread: step, node, route, query, kept evidence, retries, stop."""
-    with open_app(settings_from(data_dir, None)) as application:
+    """Every checkpoint of a thread: step, node, route, query, kept evidence, retries, stop. With
+    --collection, the thread must have been asked on it."""
+    with open_app(thread_settings(data_dir, collection, None, thread)) as application:
         print_rows(application.history(thread), as_json, checkpoint_line)
 
 
@@ -214,7 +240,7 @@ def replay(
 ) -> None:
     """Time travel: continue a thread from an earlier checkpoint (its history forks there)."""
     updates = {name: parse_answer(raw) for name, raw in split_fields(set_ or [], "--set")}
-    with open_app(settings_from(data_dir, collection, embedding)) as application:
+    with open_app(thread_settings(data_dir, collection, embedding, thread)) as application:
         result = application.replay(thread, checkpoint, updates or None)
     print_result(
         result, as_json, partial(resume_command, data_dir=data_dir, collection=collection, embedding=embedding)

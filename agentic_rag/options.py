@@ -71,6 +71,18 @@ def settings_from(data_dir: Path | None, collection: str | None, embedding: str 
         raise ConfigurationError(f"invalid setting ({describe_validation(exc)})") from None
 
 
+def thread_settings(
+    data_dir: Path | None, collection: str | None, embedding: str | None, thread: str | None
+) -> Settings:
+    """:func:`settings_from`, on the collection ``thread`` was asked on when ``--collection`` is
+    not given (a thread remembers it: :func:`agentic_rag.checkpoints.thread_collection`)."""
+    from agentic_rag.checkpoints import thread_collection
+
+    if collection is None and thread:
+        collection = thread_collection(settings_from(data_dir, None).checkpoint_path, thread)
+    return settings_from(data_dir, collection, embedding)
+
+
 def resume_command(thread: str, data_dir: Path | None, collection: str | None, embedding: str | None) -> str:
     """The ``resume`` command for ``thread``, with the store options this command was given and
     the chat model it ran with (``--chat-model``, or ``AGENTIC_RAG_CHAT_MODEL``)."""

@@ -21,8 +21,11 @@ def quoted(text: str) -> str:
 
 
 def thread_line(row: dict) -> str:
-    """One row of ``threads``: id, status, last update, question."""
-    return f"{row['thread_id']}  {row['status']:<11} {str(row['updated_at'])[:19]}  {row['question'][:70]}"
+    """One row of ``threads``: id, status, collection, last update, question."""
+    return (
+        f"{row['thread_id']}  {row['status']:<11} {row.get('collection') or '-':<12} "
+        f"{str(row['updated_at'])[:19]}  {quoted(row['question'][:70])}"
+    )
 
 
 def checkpoint_line(row: dict) -> str:
@@ -43,9 +46,46 @@ def print_rows(rows: list[dict], as_json: bool, line: Callable[[dict], str]) -> 
         typer.echo(line(row))
 
 
-def print_result(result: dict, as_json: bool, resume: Callable[[str], str] | None = None) -> None:
+def hop_event_line(event: dict) -> str | None:
+    """One line of ``ask --stream`` for a hop step (a ``stream_mode="custom"`` event: ``node``
+    and its trace entry), or ``None`` for one that adds nothing to show."""
+    if "chunk_ids" in event:  # a search or a graph hop
+        kind = "links" if event.get("links") else "search"
+        return (
+            f"hop {event.get('hop')} ({event['node']}, {kind}): {quoted(event.get('query', '')[:70])} → "
+            f"{len(event['chunk_ids'])} chunks, {event.get('new', 0)} new"
+        )
+    if "verdicts" in event:
+        relevant = sum(1 for v in event["verdicts"].values() if v)
+        enough = "enough evidence" if event.get("sufficient") else "not enough yet"
+        return f"  graded: {relevant} relevant, {event.get('admitted', 0)} kept; {enough}"
+    if "next_query_by" in event:
+        return f"  next query by {event['next_query_by']}: {event.get('next_query_reason', '')}"
+    return None
+
+
+def stream_printer() -> Callable[[str, object], None]:
+    """The ``on_event`` of ``ask --stream``: a line per hop step as it happens, then the answer
+    when the run writes it (an ``AIMessage`` on the messages stream)."""
+
+    def on_event(mode: str, data) -> None:
+        if mode == "custom":
+            line = hop_event_line(data)
+            if line:
+                typer.echo(line)
+        elif mode == "messages" and data[0].type in ("ai", "AIMessageChunk") and data[0].content:
+            typer.echo(f"\n{data[0].content}")
+
+    return on_event
+
+
+def print_result(
+    result: dict, as_json: bool, resume: Callable[[str], str] | None = None, streamed: bool = False
+) -> None:
     """Print an answer with its sources and trace, or one JSON object; ``resume`` gives the
-    command that answers a pending review of a thread (default: without store options)."""
+    command that answers a pending review of a thread (default: without store options);
+    ``streamed``: the answer and hops were printed as they came (``ask --stream``), so only the
+    short answer, sources, notes and stop line follow."""
     if as_json:
         keys = (
             "thread_id", "status", "question", "standalone_question", "short_answer", "answer", "abstained",
@@ -55,9 +95,10 @@ def print_result(result: dict, as_json: bool, resume: Callable[[str], str] | Non
         typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False, default=str))
         return
     if result.get("answer") and not result.get("interrupt"):
-        if result.get("short_answer"):
-            typer.echo(f"Answer: {result['short_answer']}\n")
-        typer.echo(result["answer"])
+        if result.get("short_answer"):  # after a streamed answer, before a printed one
+            typer.echo(f"Answer: {result['short_answer']}" + ("" if streamed else "\n"))
+        if not streamed:
+            typer.echo(result["answer"])
     if result.get("citations"):
         typer.echo("\nSources:")
         for c in result["citations"]:
@@ -70,7 +111,7 @@ def print_result(result: dict, as_json: bool, resume: Callable[[str], str] | Non
     if result.get("confidence") is not None:
         verdict = "trust it" if result["confidence"] >= TUNING.confidence_trust else "check the sources"
         typer.echo(f"  confidence: {result['confidence']:.2f} ({verdict})")
-    for hop in result.get("trace", []):
+    for hop in [] if streamed else result.get("trace", []):
         relevant = sum(1 for v in hop.get("verdicts", {}).values() if v)
         typer.echo(
             f"  hop {hop['hop']}: {quoted(hop['query'][:70])} → {len(hop['chunk_ids'])} chunks, {hop['new']} new, "
@@ -113,8 +154,9 @@ def print_interrupt(resume: str, payload: dict) -> None:
     typer.echo(f"  answer with: {resume} --answer VALUE")
 
 
-def print_ingest(report: IngestReport, collection: str, total: int) -> None:
-    """The ingest summary line, then every empty and unreadable file (on stderr)."""
+def print_ingest(report: IngestReport, collection: str, total: int, verbose: bool = False) -> None:
+    """The ingest summary line, then on stderr the skipped files counted by reason, and with
+    ``verbose`` every skipped and empty file by name."""
     typer.echo(
         f"{report.files} files ({report.unchanged} unchanged): {report.added} chunks added, {report.removed} removed"
         + (f", {report.repaired} files repaired (their chunks were missing)" if report.repaired else "")
@@ -123,10 +165,19 @@ def print_ingest(report: IngestReport, collection: str, total: int) -> None:
         + f"; collection '{collection}' holds {total} chunks"
         + graph_summary(report)
     )
-    for path in report.empty:
-        typer.echo(f"note: skipped empty file {path}", err=True)
-    for path, reason in report.skipped:
-        typer.echo(f"skipped {path}: {reason}", err=True)
+    if report.skipped or report.empty:
+        counts = {**report.skipped_by_reason(), **({"empty": len(report.empty)} if report.empty else {})}
+        typer.echo(
+            f"skipped {len(report.skipped) + len(report.empty)} file(s): "
+            + ", ".join(f"{n} {reason}" for reason, n in counts.items())
+            + ("" if verbose else " (--verbose names them)"),
+            err=True,
+        )
+    if verbose:
+        for path in report.empty:
+            typer.echo(f"skipped {path}: empty", err=True)
+        for path, reason in report.skipped:
+            typer.echo(f"skipped {path}: {reason}", err=True)
 
 
 def graph_summary(report: IngestReport) -> str:

@@ -10,8 +10,10 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
+from core.telemetry_export import configure_telemetry
 from core.text import identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
@@ -53,6 +55,7 @@ class Services:
         self._deciders: dict[tuple, Deciders] = {}
         self._has_chunks = False
         self.local_server: LocalServer | None = None
+        configure_telemetry(settings)  # OTEL_* → traces and metrics (off when none is set)
 
     @cached_property
     def database_url(self) -> str:
@@ -106,7 +109,8 @@ class Services:
             CollectionNotFoundError: the collection does not exist or holds no chunks.
         """
         self.require_chunks()
-        return self.store.search(query, k, where=where)
+        with telemetry.tool("search"), telemetry.retrieval(self.settings.collection, query, k) as span:
+            return span.found(self.store.search(query, k, where=where))
 
     def chunk_filter(self, context: RunContext) -> ChunkFilter:
         default = [s.strip() for s in (self.settings.sources or "").split(",") if s.strip()]
@@ -125,7 +129,8 @@ class Services:
         return self.store.rank_among(query, ids)
 
     def links_from(self, chunk_ids: list[str], exclude: list[str], where: ChunkFilter | None = None) -> list[Link]:
-        return self.store.graph.links_from(chunk_ids, exclude, where)
+        with telemetry.tool("graph_hop") as span:
+            return span.found(self.store.graph.links_from(chunk_ids, exclude, where))
 
     def fetch(self, ids: list[str]) -> dict[str, Chunk]:
         return self.store.fetch(ids)

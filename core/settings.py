@@ -101,6 +101,26 @@ class Settings(BaseSettings):
     """Target chunk length for file ingestion, in characters."""
     chunk_overlap: int = 150
     """Overlap between consecutive chunks, in characters."""
+    otel_traces_exporter: str | None = Field(default=None, validation_alias="OTEL_TRACES_EXPORTER")
+    """``otlp``, ``console`` or ``none``: where trace spans go (:mod:`core.telemetry`; unset and no
+    OTLP endpoint: no traces)."""
+    otel_metrics_exporter: str | None = Field(default=None, validation_alias="OTEL_METRICS_EXPORTER")
+    """``otlp``, ``console`` or ``none``: where metrics go (unset and no OTLP endpoint: none)."""
+    otel_exporter_otlp_endpoint: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
+    )
+    """An OTLP collector; when set, an unset exporter means ``otlp`` (the exporter reads the
+    ``OTEL_EXPORTER_OTLP_*`` variables itself)."""
+    otel_sdk_disabled: bool = Field(default=False, validation_alias="OTEL_SDK_DISABLED")
+    """``true`` turns telemetry off whatever else is set."""
+    otel_capture_content: bool = Field(
+        default=False, validation_alias="OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
+    )
+    """Opt-in: put query texts and the retrieved chunk ids with scores on retrieval spans, and the
+    queries of each hop on node events."""
+    mcp_ingest: bool = False
+    """Let MCP clients call the ``ingest`` tool of ``agentic-rag mcp`` (also ``--allow-ingest``)."""
 
     @field_validator("collection")
     @classmethod

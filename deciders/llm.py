@@ -28,8 +28,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.utils.json import parse_json_markdown, parse_partial_json
 from langchain_openai.chat_models.base import BaseChatOpenAI
+from langgraph.constants import TAG_NOSTREAM
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
+from core import telemetry
 from core.tuning import TUNING, Tuning
 from store.chunks import Chunk
 
@@ -39,6 +41,10 @@ RETRYABLE = (openai.APIConnectionError, openai.RateLimitError, openai.InternalSe
 """Failures worth another attempt (``APITimeoutError`` is an ``APIConnectionError``)."""
 MIN_CALL_S = 1.0
 """A call is not started with less time than this left before the deadline, in seconds."""
+
+NOSTREAM = {"tags": [TAG_NOSTREAM]}
+"""Run config of every decider call: kept off LangGraph's ``stream_mode="messages"`` (routing,
+grading and grounding JSON, and drafts not yet checked, are not answer tokens)."""
 
 _deadline: ContextVar[float | None] = ContextVar("llm_deadline", default=None)
 
@@ -128,6 +134,12 @@ def _attempts(model: BaseChatModel, max_tokens: int, limits: CallLimits) -> Iter
 
 
 def _call(model: BaseChatModel, run, max_tokens: int, limits: CallLimits):
+    """:func:`_attempt`, traced as one inference span (:func:`core.telemetry.inference`)."""
+    with telemetry.inference(model, max_tokens):
+        return _attempt(model, run, max_tokens, limits)
+
+
+def _attempt(model: BaseChatModel, run, max_tokens: int, limits: CallLimits):
     """``run(options)`` under the attempts of :func:`_attempts`. Returns (result, None) or
     (None, note)."""
     note = None
@@ -179,13 +191,15 @@ def ask_structured(
                 "type": "json_schema",
                 "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()},
             }
-            return parse_reply(schema, str(model.invoke(messages, response_format=format_, **options).content))
+            return parse_reply(
+                schema, str(model.invoke(messages, NOSTREAM, response_format=format_, **options).content)
+            )
         else:
             try:
                 structured = model.with_structured_output(schema, include_raw=True)
             except NotImplementedError:  # no structured output: parse JSON from plain text
-                return parse_reply(schema, str(model.invoke(messages).content))
-        out = structured.invoke(messages)
+                return parse_reply(schema, str(model.invoke(messages, NOSTREAM).content))
+        out = structured.invoke(messages, NOSTREAM)
         if isinstance(out.get("parsed"), schema):
             return out["parsed"], None
         return parse_reply(schema, str(out["raw"].content))
@@ -205,7 +219,7 @@ def ask_text(
     messages = [SystemMessage(system), HumanMessage(user)]
 
     def run(options: dict) -> str:
-        return str(model.invoke(messages, **options).content).strip()
+        return str(model.invoke(messages, NOSTREAM, **options).content).strip()
 
     return _call(model, run, max_tokens, limits)
 

@@ -199,14 +199,15 @@ def wants_stop_review(state: AgentState) -> bool:
 
 def generation_plan(state: AgentState, tuning: Tuning = TUNING) -> tuple[str, list[EvidenceChunk]]:
     """(mode, evidence) for the generator: ``direct`` for small talk; ``answer`` from the kept
-    evidence (without chunks a newer version supersedes) after an answering stop; otherwise
-    ``caveat`` with the evidence, or when none was kept, the best ``tuning.caveat_shown``
-    chunks of the last hop."""
+    evidence after an answering stop; otherwise ``caveat`` with the evidence, or when none was
+    kept, the best ``tuning.caveat_shown`` chunks of the last hop. Either way without the chunks a
+    newer version supersedes (``superseded_by``; listed in ``conflicts``): never quoted or cited."""
     if state.get("route") == "direct":
         return "direct", []
-    if state.get("stop_reason") in ANSWER_STOPS and state.get("evidence"):
-        return "answer", [c for c in state["evidence"] if not c.get("superseded_by")]
-    return "caveat", list(state.get("evidence") or state.get("chunks", [])[: tuning.caveat_shown])
+    current = [c for c in state.get("evidence") or [] if not c.get("superseded_by")]
+    if state.get("stop_reason") in ANSWER_STOPS and current:
+        return "answer", current
+    return "caveat", current or list(state.get("chunks", [])[: tuning.caveat_shown])
 
 
 def answer_confidence(state: AgentState, cited: list, checked: int, unsupported: int, tuning: Tuning = TUNING) -> float:

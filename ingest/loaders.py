@@ -2,7 +2,9 @@
 
 * Text files (.md, .txt, .rst, .html/.htm, .pdf) are read as they are, HTML reduced to its main
   content by trafilatura (:mod:`ingest.html`: navigation, headers, footers gone, titled by the
-  page's ``<title>``), PDF with pypdf; all are split with langchain-text-splitters'
+  page's ``<title>``), PDF with pypdf, Office documents (.docx, .pptx, .xlsx) converted by
+  :mod:`ingest.office`; text that is not UTF-8 (Latin-1, UTF-16, …) is decoded in the encoding
+  charset-normalizer detects. All are split with langchain-text-splitters'
   ``RecursiveCharacterTextSplitter`` (the Markdown and reStructuredText variants split on
   headings first).
 * JSONL in the raw HotpotQA / 2WikiMultihopQA (``context``) or MuSiQue (``paragraphs``) formats:
@@ -28,8 +30,9 @@ from pathspec import GitIgnoreSpec
 
 from ingest.html import READER as HTML_READER
 from ingest.html import extract_main_text
+from ingest.office import OFFICE_SUFFIXES, read_office
 
-TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".jsonl"}
+TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".jsonl", *OFFICE_SUFFIXES}
 IGNORE_FILE = ".ragignore"
 """A file in an ingested folder listing, gitignore-style, the paths under it to leave out."""
 
@@ -67,8 +70,9 @@ def exclusion_spec(folder: Path, exclude: Sequence[str] = ()) -> GitIgnoreSpec:
     return GitIgnoreSpec.from_lines([*lines, *exclude])
 
 
-def iter_files(path: Path, exclude: Sequence[str] = ()) -> Iterator[Path]:
-    """Files under ``path`` (or ``path`` itself) with a supported suffix, in sorted order.
+def iter_files(path: Path, exclude: Sequence[str] = (), any_type: bool = False) -> Iterator[Path]:
+    """Files under ``path`` (or ``path`` itself) with a supported suffix (with ``any_type``,
+    every file: the caller reports the unsupported ones), in sorted order.
 
     Under a folder, files in hidden places (a name starting with ".") are skipped, and so is
     every file :func:`exclusion_spec` matches (``exclude`` patterns and the folder's
@@ -83,7 +87,7 @@ def iter_files(path: Path, exclude: Sequence[str] = ()) -> Iterator[Path]:
         return
     spec = exclusion_spec(path, exclude)
     for child in sorted(path.rglob("*")):
-        if not child.is_file() or child.suffix.lower() not in TEXT_SUFFIXES:
+        if not child.is_file() or not (any_type or child.suffix.lower() in TEXT_SUFFIXES):
             continue
         relative = child.relative_to(path)
         if not any(part.startswith(".") for part in relative.parts) and not spec.match_file(relative.as_posix()):
@@ -144,6 +148,27 @@ def _read_pdf(path: Path) -> tuple[str, str]:
 def _read_html(raw: str, path: Path) -> tuple[str, str]:
     text, title = extract_main_text(raw)
     return text, title or path.stem
+
+
+def decode_text(raw_bytes: bytes) -> str:
+    """``raw_bytes`` as text: UTF-8 when it decodes, else the encoding charset-normalizer finds
+    most plausible (Latin-1 / cp1252, UTF-16 with or without a BOM, …).
+
+    Raises:
+        UnreadableSourceError: no encoding fits (a binary file), or the text holds NUL bytes.
+    """
+    try:
+        text = raw_bytes.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        from charset_normalizer import from_bytes
+
+        best = from_bytes(raw_bytes).best()
+        if best is None:
+            raise UnreadableSourceError(f"not text in any known encoding ({exc.reason} at byte {exc.start})") from exc
+        text = str(best)
+    if "\x00" in text:
+        raise UnreadableSourceError("contains NUL bytes: a binary file with a text suffix?")
+    return text
 
 
 def _markdown_title(text: str, default: str) -> str:
@@ -219,12 +244,16 @@ def load_file(path: Path, chunk_size: int, chunk_overlap: int) -> Source:
     if suffix == ".pdf":
         text, title = _read_pdf(path)
         return Source(key, digest, split_text(text, title, suffix, chunk_size, chunk_overlap))
-    try:
-        raw = raw_bytes.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UnreadableSourceError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-    if "\x00" in raw:
-        raise UnreadableSourceError("contains NUL bytes: a binary file with a text suffix?")
+    if suffix in OFFICE_SUFFIXES:
+        try:
+            text, stated = read_office(path)
+        except ValueError as exc:
+            raise UnreadableSourceError(str(exc)) from exc
+        chunks = split_text(text, stated or _markdown_title(text, path.stem), ".md", chunk_size, chunk_overlap)
+        if not chunks:
+            raise EmptySourceError("the document holds no text")
+        return Source(key, digest, chunks)
+    raw = decode_text(raw_bytes)
     if suffix == ".jsonl":
         return Source(key, digest, _read_qa_jsonl(raw))
     if suffix in (".html", ".htm"):

@@ -4,13 +4,12 @@ the unsupported claims listed — never silently."""
 
 from __future__ import annotations
 
-from langchain_core.messages import RemoveMessage
-
 from core.calibration import calibrate
 from graph.context import RunContext
 from graph.policy import answer_confidence, generation_plan
 from graph.services import GraphServices
 from graph.state import AgentState
+from nodes.generate import answer_message
 from nodes.step import node
 
 
@@ -19,7 +18,8 @@ def make_node(services: GraphServices):
     def check_grounding(state: AgentState, ctx: RunContext) -> dict:
         """Check an ``answer``-mode draft (caveat answers are not checked) and set
         ``grounding`` (``status``: ``grounded``, ``regenerate``, ``unsupported`` or
-        ``unchecked``), ``unsupported_claims`` and ``confidence``."""
+        ``unchecked``), ``unsupported_claims`` and ``confidence``; a kept draft is added to
+        ``messages`` (a rejected one never is)."""
         mode, evidence = generation_plan(state, services.tuning)
         by_id = {c["chunk_id"]: c for c in evidence}
         cited = [(c["mark"], by_id[c["chunk_id"]]) for c in state.get("citations", []) if c["chunk_id"] in by_id]
@@ -36,9 +36,12 @@ def make_node(services: GraphServices):
                 notes.append(f"check_grounding: {grounding.note}")
         if status == "regenerate":
             notes.append(f"check_grounding: {len(unsupported)} unsupported claim(s); regenerating without them")
-            update["messages"] = [RemoveMessage(id=state["messages"][-1].id)]  # the draft leaves the conversation
-        elif status == "unsupported":
-            notes.append(f"check_grounding: still unsupported after regenerating: {unsupported}; confidence lowered")
+        else:  # the draft is kept: it enters the conversation (and the messages stream) now, once
+            update["messages"] = [answer_message(state)]
+            if status == "unsupported":
+                notes.append(
+                    f"check_grounding: still unsupported after regenerating: {unsupported}; confidence lowered"
+                )
         raw = answer_confidence(state, cited, checked, len(unsupported), services.tuning)
         update.update(
             grounding={"status": status, "checked": checked, "decider": grounding.decider if grounding else ""},

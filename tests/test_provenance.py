@@ -44,6 +44,21 @@ def test_newer_version_is_preferred_and_the_conflict_reported(make_app, tmp_path
     assert citation["version"] == "2024-06-01" and citation["ingested_at"].startswith("20")
 
 
+def test_a_caveat_answer_neither_quotes_nor_cites_the_superseded_version(make_app, tmp_path):
+    """Issue 14 defect 5: ``conflicts`` names the newer version, so the caveat answer shows it
+    and never the older one."""
+    (tmp_path / "policy-2023.md").write_text(OLD)
+    (tmp_path / "policy-2024.md").write_text(NEW)
+    app = make_app()
+    app.ingest([tmp_path])
+    question = "Within how many days are refunds accepted for the platinum loyalty membership tier?"
+    result = app.ask(question, context=RunContext(deciders="rules", max_retries=0))
+    assert result["abstained"] and result["stop_reason"] not in {"sufficient_evidence", "evidence_budget"}
+    assert result["conflicts"][0]["superseded"] == [f"{tmp_path / 'policy-2023.md'}#0@2023-01-15"]
+    assert "14 days" not in result["answer"]
+    assert all("policy-2023" not in c["source"] for c in result["citations"])
+
+
 def test_a_redated_document_updates_the_version_of_its_unchanged_chunks(make_app, tmp_path):
     doc = tmp_path / "notes.md"
     doc.write_text("# Notes\n\nVersion 1.0\n\n" + "A long unchanged paragraph. " * 80)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import CollectionNotFoundError, InvalidAnswerError, ThreadError
+from core.errors import InvalidAnswerError, ThreadError
 from graph.context import RunContext
 from tests.conftest import DATA, answer_reply, first_passage_number, scripted
 
@@ -199,7 +199,7 @@ def test_an_edit_citing_a_mark_the_draft_does_not_have_is_refused(llm_app):
 def test_a_resume_on_the_wrong_collection_leaves_the_review_waiting(hotpot_app, make_app):
     paused = hotpot_app.ask(DONNIE, context=RunContext(deciders="rules", review_answer=True))
     wrong = make_app()  # same data folder and threads, an empty collection
-    with pytest.raises(CollectionNotFoundError):
+    with pytest.raises(ThreadError, match="was asked on collection 'hotpot_smoke'"):  # a thread keeps its collection
         wrong.resume(paused["thread_id"], "approve")
     assert hotpot_app.result(paused["thread_id"])["status"] == "interrupted"  # the review is not used up
     assert hotpot_app.resume(paused["thread_id"], "approve")["reviewed"] == "approved"

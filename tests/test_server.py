@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 from langgraph_sdk import get_sync_client
 
@@ -33,15 +34,13 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server_url(data_dir, tmp_path_factory):
-    app = App(Settings(data_dir=data_dir, collection="served"))
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
-    app.close()
+@contextlib.contextmanager
+def langgraph_dev(data_dir: Path, collection: str, workdir: Path):
+    """A real ``langgraph dev`` server on a free port, serving ``collection`` of ``data_dir``;
+    yields its URL; stopped (SIGTERM to its process group, as Ctrl-C in a terminal) on exit."""
     port = free_port()
-    workdir = tmp_path_factory.mktemp("langgraph-dev")
     log = (workdir / "server.log").open("w")
-    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": "served"}
+    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": collection}
     env.pop("OPENAI_API_KEY", None)
     proc = subprocess.Popen(
         [str(Path(sys.executable).parent / "langgraph"), "dev", "--no-browser", "--no-reload",
@@ -65,6 +64,41 @@ def server_url(data_dir, tmp_path_factory):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server_url(data_dir, tmp_path_factory):
+    app = App(Settings(data_dir=data_dir, collection="served"))
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.close()
+    with langgraph_dev(data_dir, "served", tmp_path_factory.mktemp("langgraph-dev")) as url:
+        yield url
+
+
+def postgres_serving(pgdata: Path) -> list[int]:
+    """Pids of postgres processes running on the cluster in ``pgdata``."""
+    return [p.pid for p in psutil.process_iter(["cmdline"]) if str(pgdata) in " ".join(p.info["cmdline"] or [])]
+
+
+def test_stopping_the_server_stops_the_embedded_postgres_it_started(tmp_path):
+    """Issue 14 defect 12: no postgres process of the server's data folder is left."""
+    data_dir = tmp_path / "data"
+    ingest = [sys.executable, "-m", "agentic_rag.cli", "ingest", str(DATA / "hotpotqa_smoke_10.jsonl")]
+    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": "own"}
+    subprocess.run(ingest, env=env, check=True, capture_output=True)  # starts and stops its own server
+    pgdata = (data_dir / "pg").resolve()
+    assert postgres_serving(pgdata) == []
+    with langgraph_dev(data_dir, "own", tmp_path) as url:
+        client = get_sync_client(url=url)
+        thread = client.threads.create()
+        done = client.runs.wait(
+            thread["thread_id"], GRAPH_ID, input={"question": QUESTION}, context={"deciders": "rules"}
+        )
+        assert done["citations"] and postgres_serving(pgdata)  # the served graph started the cluster
+    deadline = time.monotonic() + 30
+    while postgres_serving(pgdata) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert postgres_serving(pgdata) == [], (tmp_path / "server.log").read_text()[-3000:]
 
 
 def test_served_graph_runs_pauses_resumes_and_shows_history(server_url):
@@ -100,6 +134,27 @@ def test_served_graph_runs_pauses_resumes_and_shows_history(server_url):
     history = client.threads.get_history(reviewed["thread_id"], limit=50)
     assert len(history) >= 6
     assert history[-1]["values"] == {} or history[-1]["metadata"]["source"] == "input"
+
+
+def test_served_graph_streams_hops_and_the_final_answer_once(server_url):
+    """Issue 14 defect 2 through the server: ``custom`` events per hop step, one ``updates``
+    event per node, and on the messages stream the question and the final answer, once."""
+    client = get_sync_client(url=server_url)
+    thread = client.threads.create()
+    events = list(
+        client.runs.stream(
+            thread["thread_id"], GRAPH_ID, input={"question": QUESTION}, context={"deciders": "rules"},
+            stream_mode=["messages-tuple", "custom", "updates"],
+        )
+    )  # fmt: skip
+    final = client.threads.get_state(thread["thread_id"])["values"]["answer"]
+    hops = [e.data for e in events if e.event == "custom"]
+    assert hops[0]["node"] == "retrieve" and hops[0]["query"] == QUESTION and hops[0]["new"] > 0
+    assert hops[1]["node"] == "grade" and hops[1]["verdicts"]
+    messages = [e.data[0] for e in events if e.event == "messages"]
+    assert [m["content"] for m in messages if m["type"] != "human"] == [final]
+    updated = [next(iter(e.data)) for e in events if e.event == "updates"]
+    assert updated[:3] == ["route", "retrieve", "grade"] and updated[-1] == "check_grounding"
 
 
 def test_env_file_fills_unset_variables_only(tmp_path, monkeypatch):

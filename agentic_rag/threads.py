@@ -1,0 +1,97 @@
+"""Read-only views of the checkpointed threads: status, the recent-threads list, a thread's
+checkpoint history, and the collection a thread was asked on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph.state import CompiledStateGraph
+
+from core.errors import ThreadError
+
+
+def status_of(snapshot: Any) -> str:
+    """``interrupted`` (paused for a review), ``unfinished`` (stopped mid-run: Ctrl-C, a crash or
+    an error) or ``done``."""
+    return "interrupted" if snapshot.interrupts else ("unfinished" if snapshot.next else "done")
+
+
+def collection_of(snapshot: Any) -> str | None:
+    """The collection the thread's latest run was asked on (checkpoint metadata ``collection``,
+    written by :meth:`agentic_rag.app.App.ask`), or ``None`` for threads written before it was."""
+    return (snapshot.metadata or {}).get("collection")
+
+
+def require_collection(thread_id: str, snapshot: Any, collection: str) -> None:
+    """Check a thread is continued on the collection it was asked on.
+
+    Raises:
+        ThreadError: it was asked on another collection (naming it).
+    """
+    asked_on = collection_of(snapshot)
+    if asked_on not in (None, collection):
+        raise ThreadError(
+            f"thread '{thread_id}' was asked on collection '{asked_on}', not '{collection}'; "
+            f"use --collection {asked_on} (or leave --collection out)"
+        )
+
+
+def thread_rows(
+    graph: CompiledStateGraph,
+    checkpointer: BaseCheckpointSaver,
+    limit: int,
+    status: str | None = None,
+    collection: str | None = None,
+) -> list[dict]:
+    """The ``limit`` most recently updated threads, newest first, only those with ``status`` and
+    asked on ``collection`` when given: ``thread_id``, ``question``, ``status``, ``collection``,
+    ``stop_reason``, ``updated_at``."""
+    filtered = status is not None or collection is not None
+    thread_ids: dict[str, None] = {}  # newest first; listed before get_state, as the saver locks while listing
+    for item in checkpointer.list(None):
+        thread_ids[item.config["configurable"]["thread_id"]] = None
+        if not filtered and len(thread_ids) == limit:
+            break
+    rows: list[dict] = []
+    for thread_id in thread_ids:
+        snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
+        row = {
+            "thread_id": thread_id,
+            "question": snapshot.values.get("question", ""),
+            "status": status_of(snapshot),
+            "collection": collection_of(snapshot),
+            "stop_reason": snapshot.values.get("stop_reason"),
+            "updated_at": snapshot.created_at,
+        }
+        if status in (None, row["status"]) and collection in (None, row["collection"]):
+            rows.append(row)
+            if len(rows) == limit:
+                break
+    return rows
+
+
+def history_rows(graph: CompiledStateGraph, thread_id: str) -> list[dict]:
+    """Every checkpoint of the thread, oldest first (see :meth:`agentic_rag.app.App.history`)."""
+    snapshots = list(graph.get_state_history({"configurable": {"thread_id": thread_id}}))[::-1]
+    rows = []
+    previous_next: tuple = ()
+    for snapshot in snapshots:
+        values = snapshot.values
+        rows.append(
+            {
+                "checkpoint_id": snapshot.config["configurable"]["checkpoint_id"],
+                "step": snapshot.metadata.get("step"),
+                "node": ",".join(previous_next) if snapshot.metadata.get("source") == "loop" else "input",
+                "created_at": snapshot.created_at,
+                "route": values.get("route"),
+                "query": values.get("query"),
+                "evidence": [c["chunk_id"] for c in values.get("evidence", [])],
+                "retries": values.get("retries"),
+                "hops": values.get("hops"),
+                "stop_reason": values.get("stop_reason"),
+                "next": list(snapshot.next),
+            }
+        )
+        previous_next = snapshot.next
+    return rows

@@ -1,0 +1,89 @@
+"""Ingest of real folders (issue 14 defect 13): every skipped file reported with its reason,
+counted by reason (named with --verbose); the exit code on partial success; one-line progress
+when stderr is not a terminal; Ctrl-C says what was kept and that the same command continues."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from agentic_rag.output import print_ingest
+from ingest.pipeline import collect_files, ingest_files
+from tests.test_loaders import LATIN
+
+
+def mixed_folder(root):
+    root.mkdir(exist_ok=True)
+    (root / "good.md").write_text("# Okapi\n\nThe okapi is a giraffid native to the Congo.\n")
+    (root / "latin1.txt").write_bytes(LATIN.encode("latin-1"))
+    (root / "logo.svg").write_text("<svg/>")
+    (root / "photo.jpg").write_bytes(b"\xff\xd8\xff")
+    (root / "broken.docx").write_bytes(b"not a zip")
+    return root
+
+
+def ingest_cli(data_dir, *args, **popen):
+    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": "folders"}
+    return [sys.executable, "-m", "agentic_rag.cli", "ingest", *map(str, args)], env
+
+
+def test_skipped_files_are_counted_by_reason_and_progress_is_logged(make_app, tmp_path, capsys):
+    root = mixed_folder(tmp_path)
+    app = make_app()
+    lines = []
+    files = collect_files([root])
+    report = ingest_files(app.services.writable_store(), [root], files, 500, 50, log=lines.append, log_every_s=0)
+    assert report.files == 2 and report.added == 2  # good.md and the Latin-1 text
+    assert report.skipped_by_reason() == {
+        "unsupported file type '.jpg'": 1, "unsupported file type '.svg'": 1, "not a readable .docx file": 1,
+    }  # fmt: skip
+    assert lines[0] == "ingest: 0/5 files, 0 chunks added, 0 skipped"
+    assert lines[-1] == "ingest: 5/5 files, 2 chunks added, 3 skipped" and len(lines) == 6  # one per file here
+    print_ingest(report, "c", 2, verbose=True)
+    err = capsys.readouterr().err
+    assert "skipped 3 file(s): 1 not a readable .docx file, 1 unsupported file type '.svg', 1 unsupported" in err
+    assert f"skipped {root / 'logo.svg'}: unsupported file type '.svg'" in err
+
+
+def test_partial_success_exits_0_and_nothing_ingested_is_an_error(data_dir, tmp_path):
+    root = mixed_folder(tmp_path / "mixed")
+    command, env = ingest_cli(data_dir, root)
+    proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "2 files (0 unchanged): 2 chunks added" in proc.stdout
+    assert "ingest: 0/5 files" in proc.stderr  # progress on a pipe
+    assert "skipped 3 file(s)" in proc.stderr and "(--verbose names them)" in proc.stderr
+    assert "logo.svg" not in proc.stderr
+    verbose = subprocess.run([*command, "--verbose"], env=env, capture_output=True, text=True, timeout=300)
+    assert "logo.svg: unsupported file type '.svg'" in verbose.stderr
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "broken.docx").write_bytes(b"not a zip")
+    command, env = ingest_cli(data_dir, tmp_path / "bad")
+    failed = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert failed.returncode == 5
+    assert failed.stderr.strip().splitlines()[-1].startswith("error: none of the 1 file(s) could be ingested")
+    assert "the rest were ingested" not in failed.stderr
+
+
+def test_ctrl_c_says_what_was_kept_and_the_same_command_continues(data_dir, tmp_path):
+    root = tmp_path / "many"
+    root.mkdir()
+    for i in range(600):
+        (root / f"note{i:04}.md").write_text(f"# Note {i}\n\nNote number {i} mentions the kea and item {i * 7}.\n")
+    command, env = ingest_cli(data_dir, root)
+    env["AGENTIC_RAG_COLLECTION"] = "interrupted"
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr.readline().startswith("ingest: 0/600 files")  # the models are loaded; writing starts
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "Run the same command again to continue" in err
+    kept = int(err.split("interrupted after ")[1].split()[0])
+    assert 0 < kept < 600
+    again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert f"600 files ({kept} unchanged)" in again.stdout

@@ -1,0 +1,69 @@
+"""Streaming (issue 14 defect 2): ``stream_mode="messages"`` carries the final answer only — no
+router, grader or grounder JSON, no draft the grounding check rejected; ``"custom"`` carries one
+event per hop step (query and new chunks, verdicts, the next query); ``ask --stream`` prints hops
+as they happen, then the answer. Through langgraph dev: tests/test_server.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from conftest import DATA, answer_reply, first_passage_number, scripted
+
+from graph.context import RunContext, question_input
+
+DONNIE = "Which league does Donnie Smith play in?"
+
+
+def test_messages_stream_carries_only_the_final_answer_and_custom_one_event_per_hop_step(make_app):
+    drafts = iter(["in 1990", "in 1991"])
+
+    def generate(prompt):
+        number = first_passage_number(prompt.split("Evidence:")[1])
+        return answer_reply(f"Donnie Smith won the Ballon d'Or {next(drafts)} [{number}].")
+
+    model = scripted(
+        route='{"route": "retrieve", "reason": "factual"}',
+        grade=lambda p: '{"relevant": %s}' % ("true" if "Donnie" in p.split("Passage")[1] else "false"),
+        sufficient='{"sufficient": true}',
+        generate=generate,
+        ground='{"unsupported": ["won the Ballon d\'Or"]}',
+    )
+    app = make_app(collection="hotpot_smoke", chat_model=model)
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    context = RunContext(deciders="llm")
+    config = {"configurable": {"thread_id": "streamed"}}
+    events = list(
+        app.graph.stream(
+            question_input(DONNIE, context), config, context=context, stream_mode=["messages", "custom", "updates"]
+        )
+    )
+    assert model.calls["generate"] == 2 and model.calls["ground"] == 2  # a draft was rejected, then regenerated
+    messages = [data[0] for mode, data in events if mode == "messages"]
+    answers = [m for m in messages if m.type != "human"]
+    final = app.graph.get_state(config).values["answer"]
+    assert [m.content for m in answers] == [final] and "1991" in final  # once, the kept draft only
+    assert not any("1990" in str(m.content) or "{" in str(m.content) for m in messages)  # no JSON, no rejected draft
+    hops = [data for mode, data in events if mode == "custom"]
+    assert [e["node"] for e in hops][:2] == ["retrieve", "grade"]
+    assert hops[0]["query"] == DONNIE and hops[0]["new"] == len(hops[0]["chunk_ids"]) > 0
+    assert hops[1]["verdicts"] and hops[1]["sufficient"] is True
+    updated = [next(iter(data)) for mode, data in events if mode == "updates"]
+    assert updated[:3] == ["route", "retrieve", "grade"] and updated.count("retrieve") == 1
+
+
+def test_ask_stream_prints_each_hop_then_the_answer(data_dir):
+    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": "streamcli"}
+    env = {k: v for k, v in env.items() if k not in ("OPENAI_API_KEY", "AGENTIC_RAG_CHAT_MODEL", "DATABASE_URL")}
+    run = [sys.executable, "-m", "agentic_rag.cli"]
+    subprocess.run([*run, "ingest", str(DATA / "hotpotqa_smoke_10.jsonl")], env=env, check=True, capture_output=True)
+    proc = subprocess.run([*run, "ask", DONNIE, "--stream"], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    first_hop = next(i for i, line in enumerate(lines) if line.startswith("hop 1 (retrieve, search): "))
+    graded = next(i for i, line in enumerate(lines) if line.startswith("  graded: "))
+    answer = json.loads(subprocess.run([*run, "ask", DONNIE, "--json"], env=env, capture_output=True).stdout)["answer"]
+    assert first_hop < graded < lines.index(answer)  # hops as they happen, then the answer
+    assert proc.stdout.count(answer) == 1 and "stop: " in proc.stdout
