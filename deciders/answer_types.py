@@ -133,6 +133,11 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
         r"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b)"
     ),
 }
+_FILE = re.compile(
+    r"(?<![\w/.$~-])(?:(?:\$\w+|~)?(?:/[\w.-]*\w)+/?|(?:[\w-]+/)*[\w-]{2,}(?:\.[a-z][\w-]{0,9})+(?![\w(]))"
+)
+"""A file name or path ("postgresql.auto.conf", "$PGDATA/standby.signal"): where technical
+documents keep a thing."""
 _DEFAULT_VALUE = re.compile(
     r"\bdefaults?\b(?:\s+(?!is\b|are\b|of\b|to\b)[\w-]+){0,3}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?"
@@ -178,16 +183,18 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
 
     ``default`` is the value after "default is / defaults to" (or before "by default");
     ``yes_no`` gives "No" for a negated sentence and
-    "Yes" otherwise; names (person, place, organisation) are capitalised names; ``other`` gives
-    nothing.
+    "Yes" otherwise; names (person, place, organisation) are capitalised names, and a place may
+    also be a file name or path; ``other`` gives nothing.
     """
     asked = term_set(question)
     if kind == "default":
         found = [m["value"] or m["comma"] or m["before"] for m in _DEFAULT_VALUE.finditer(sentence)]
     elif kind == "yes_no":
         return [_NO if _NEGATION.search(sentence) else _YES]
-    elif kind in ("person", "place", "organisation"):
+    elif kind in ("person", "organisation"):
         found = names(sentence)
+    elif kind == "place":
+        found = [m.group(0) for m in _FILE.finditer(sentence)] + names(sentence)
     elif kind in SPAN_PATTERNS:
         found = [m.group(0) for m in SPAN_PATTERNS[kind].finditer(sentence)]
     else:

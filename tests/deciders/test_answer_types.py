@@ -69,3 +69,16 @@ def test_the_question_own_words_are_not_its_answer():
     assert spans("It uses work_mem by default.", "default", question) == []
     assert spans("work_mem is set by default.", "default") == []  # "set" is no value
     assert spans("Use work_mem or maintenance_work_mem.", "command", question) == ["maintenance_work_mem"]
+
+
+def test_a_place_in_technical_documents_may_be_a_file_or_a_path():
+    sentence = "ALTER SYSTEM writes the setting to the postgresql.auto.conf file, read in addition to postgresql.conf."
+    assert spans(sentence, "place", "Where does ALTER SYSTEM save the value?")[:2] == [
+        "postgresql.auto.conf",
+        "postgresql.conf",
+    ]
+    assert spans("WAL lives in $PGDATA/pg_wal or /usr/local/pgsql/data.", "place")[:2] == [
+        "$PGDATA/pg_wal",
+        "/usr/local/pgsql/data",
+    ]
+    assert spans("He was born in Paris, e.g. near pg_ctl.", "place") == ["Paris"]  # no abbreviation or identifier
