@@ -29,6 +29,30 @@ class Tuning:
     """Depth of each ranking fed to the fusion: deeper finds chunks ranked well by only one
     retriever, at the cost of a longer query."""
 
+    bm25_posting_cap: int = 1000
+    """Postings read per query term, highest BM25 impact first (store/lexical.py): a term in
+    more chunks than this adds nothing to the chunks beyond its top postings. Bounds a query's
+    work at 100k+ chunks; at 1,000 the HotpotQA recall was unchanged (README, "Scale"). Lower is
+    faster and drops more of the common terms' weak matches."""
+
+    # -- scale (store) --------------------------------------------------------------------------
+    ingest_batch: int = 512
+    """Chunks embedded and written (one ``COPY``, one transaction) per batch when ingesting:
+    larger batches amortise the round trips and the BM25 statement; smaller ones show progress
+    sooner and hold less in memory."""
+    hnsw_min_chunks: int = 10_000
+    """Collections from this size get a pgvector HNSW index (built after the load): below it an
+    exact scan takes a few milliseconds and is exact."""
+    hnsw_m: int = 16
+    """HNSW graph degree (pgvector's default): higher raises recall and build time and size."""
+    hnsw_ef_construction: int = 64
+    """HNSW build-time candidate list (pgvector's default): higher builds a better graph, slower."""
+    hnsw_ef_search: int = 100
+    """HNSW query-time candidate list (at least the ``k`` asked for): higher is closer to exact
+    search and slower; 100 against the 50-deep fusion ranking."""
+    hnsw_build_memory_mb: int = 512
+    """``maintenance_work_mem`` for the index build: a graph that fits builds several times faster."""
+
     # -- hops (nodes) ---------------------------------------------------------------------------
     per_query_k: int = 3
     """Chunks kept per query when a hop searches several (one per bridge entity), merged round

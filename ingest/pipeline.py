@@ -22,7 +22,7 @@ from ingest.loaders import (
     iter_files,
     load_file,
 )
-from store.chunks import WRITE_BATCH, ChunkStore
+from store.chunks import ChunkStore, SourceChunks
 from store.mentions import GraphUpdate
 
 
@@ -52,32 +52,77 @@ class IngestReport:
     """What the mention-graph update after the writes did."""
 
 
+class SourceBatcher:
+    """Collects the sources to write and writes them together, ``tuning.ingest_batch`` chunks at
+    a time (a folder of small files fills a batch as one large file does); see
+    :meth:`store.chunks.ChunkStore.replace_sources`."""
+
+    def __init__(self, store: ChunkStore, report: IngestReport, progress: bool = False, unbacked: Container[str] = ()):
+        self.store, self.report, self.progress, self.unbacked = store, report, progress, unbacked
+        self.pending: list[Source] = []
+
+    def add(self, source: Source) -> None:
+        """Queue ``source`` unless its recorded content hash is unchanged and it is not among
+        ``unbacked`` (:meth:`store.catalog.Catalog.unbacked`: its chunks are missing); write the
+        queue once it holds a batch."""
+        self.report.files += 1
+        if self.store.catalog.source_hash(source.key) == source.content_hash:
+            if source.key not in self.unbacked:
+                self.report.unchanged += 1
+                return
+            self.report.repaired += 1
+        self.pending.append(source)
+        if sum(len(s.chunks) for s in self.pending) >= self.store.tuning.ingest_batch:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the queued sources; a batch PostgreSQL refuses is written again source by source,
+        and the refused sources are reported as skipped."""
+        pending, self.pending = self.pending, []
+        if not pending:
+            return
+        try:
+            self._write(pending)
+        except (psycopg.DataError, sqlalchemy.exc.DataError) as exc:  # text PostgreSQL refuses
+            if len(pending) == 1:
+                reason = f"refused by PostgreSQL ({str(exc).splitlines()[0][:120]})"
+                self.report.skipped.append((pending[0].key, reason))
+                return
+            for source in pending:
+                self.pending = [source]
+                self.flush()
+
+    def _write(self, sources: list[Source]) -> None:
+        total = sum(len(s.chunks) for s in sources)
+        show = self.progress and total > self.store.tuning.ingest_batch
+        name = Path(sources[0].key).name if len(sources) == 1 else f"{len(sources)} files"
+        with tqdm(total=total, desc=name, unit="chunk", disable=not show, leave=False) as bar:
+            items = [SourceChunks(s.key, s.content_hash, s.chunks) for s in sources]
+            updates = self.store.replace_sources(items, on_progress=bar.update)
+        self.report.added += sum(u.added for u in updates)
+        self.report.removed += sum(u.removed for u in updates)
+
+
 def store_source(
     store: ChunkStore, source: Source, report: IngestReport, progress: bool = False, unbacked: Container[str] = ()
 ) -> None:
     """Write one source unless its recorded content hash is unchanged and it is not among
-    ``unbacked`` (:meth:`store.catalog.Catalog.unbacked`: its chunks are missing); with
-    ``progress``, a chunk-level progress bar for a source of more than ``WRITE_BATCH`` chunks.
-    The mention graph is left to :func:`store_sources` / :func:`ingest_files`, once per run."""
-    report.files += 1
-    if store.catalog.source_hash(source.key) == source.content_hash:
-        if source.key not in unbacked:
-            report.unchanged += 1
-            return
-        report.repaired += 1
-    show = progress and len(source.chunks) > WRITE_BATCH
-    with tqdm(total=len(source.chunks), desc=Path(source.key).name, unit="chunk", disable=not show, leave=False) as bar:
-        update = store.replace_source(source.key, source.content_hash, source.chunks, on_progress=bar.update)
-    report.added += update.added
-    report.removed += update.removed
+    ``unbacked``; with ``progress``, a chunk-level progress bar for a large source. The mention
+    graph is left to :func:`store_sources` / :func:`ingest_files`, once per run."""
+    batcher = SourceBatcher(store, report, progress, unbacked)
+    batcher.add(source)
+    batcher.flush()
 
 
 def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestReport) -> None:
-    """Write each source (see :func:`store_source`), then update the mention graph."""
-    unbacked = store.catalog.unbacked(store.table)
+    """Write the sources in batches (see :class:`SourceBatcher`), then update the mention graph
+    and finish the load (:meth:`store.chunks.ChunkStore.finish_load`)."""
+    batcher = SourceBatcher(store, report, unbacked=store.catalog.unbacked(store.table))
     for source in sources:
-        store_source(store, source, report, unbacked=unbacked)
+        batcher.add(source)
+    batcher.flush()
     report.graph = store.graph.update()
+    store.finish_load()
 
 
 def collect_files(
@@ -143,7 +188,7 @@ def ingest_files(
         The totals, with the skipped files and their reasons, and the mention-graph update.
     """
     report = IngestReport()
-    unbacked = store.catalog.unbacked(store.table)
+    batcher = SourceBatcher(store, report, progress, store.catalog.unbacked(store.table))
     for path in tqdm(files, desc="ingest", unit="file", disable=not progress):
         try:
             source = load_file(path, chunk_size, chunk_overlap)
@@ -153,10 +198,8 @@ def ingest_files(
         except UnreadableSourceError as exc:
             report.skipped.append((str(path), str(exc)))
             continue
-        try:
-            store_source(store, source, report, progress, unbacked)
-        except (psycopg.DataError, sqlalchemy.exc.DataError) as exc:  # text PostgreSQL refuses
-            report.skipped.append((str(path), f"refused by PostgreSQL ({str(exc).splitlines()[0][:120]})"))
+        batcher.add(source)
+    batcher.flush()
     present = {str(f) for f in files}
     for folder in (p.resolve() for p in paths if p.is_dir()):
         for source in store.catalog.sources_under(f"{folder}{os.sep}"):
@@ -167,4 +210,5 @@ def ingest_files(
                 else:
                     report.deleted_files += 1
     report.graph = store.graph.update()
+    store.finish_load()
     return report

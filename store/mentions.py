@@ -176,6 +176,14 @@ class MentionGraph(TableAddon):
         )
         return {alias: capitalised for alias, capitalised in rows.fetchall()}
 
+    def _insert(self, target: str, rows: list[tuple], width: int) -> None:
+        """Insert ``rows`` (tuples of ``width`` texts) into ``target`` (``table (columns)``) in one
+        set-based statement per 50k rows (arrays unnested), skipping rows already there."""
+        arrays = ", ".join(["%s::text[]"] * width)
+        for start in range(0, len(rows), 50_000):
+            columns = [list(column) for column in zip(*rows[start : start + 50_000], strict=True)]
+            self._conn.execute(f"INSERT INTO {target} SELECT * FROM unnest({arrays}) ON CONFLICT DO NOTHING", columns)
+
     def update(self) -> GraphUpdate:
         """Bring the graph in step with the chunk table (see the module docstring); one
         transaction, serialised per collection by an advisory lock.
@@ -199,12 +207,7 @@ class MentionGraph(TableAddon):
                 for kind, name in entity_names(title, text)
                 for alias in aliases(name)
             ]
-            with conn.cursor() as cur:
-                cur.executemany(
-                    f"INSERT INTO {t}_entities (alias, chunk_id, name, kind) VALUES (%s, %s, %s, %s) "
-                    "ON CONFLICT DO NOTHING",
-                    entity_rows,
-                )
+            self._insert(f"{t}_entities (alias, chunk_id, name, kind)", entity_rows, 4)
             dropped = conn.execute(
                 f"DELETE FROM {t}_mentions m WHERE NOT EXISTS (SELECT 1 FROM {t}_entities e WHERE e.alias = m.alias)"
             ).rowcount
@@ -230,16 +233,9 @@ class MentionGraph(TableAddon):
                         rescanned += 1
                         own = own_aliases(title, text)
                         mention_rows += [(cid, a) for a in new_matcher.mentions(text) if a not in own]
-            with conn.cursor() as cur:
-                cur.executemany(
-                    f"INSERT INTO {t}_mentions (chunk_id, alias) VALUES (%s, %s) ON CONFLICT DO NOTHING", mention_rows
-                )
-                cur.executemany(
-                    f"INSERT INTO {t}_linked (chunk_id) VALUES (%s) ON CONFLICT DO NOTHING", [(c[0],) for c in fresh]
-                )
-                cur.executemany(
-                    f"INSERT INTO {t}_scanned (alias) VALUES (%s) ON CONFLICT DO NOTHING", [(a,) for a in new_aliases]
-                )
+            self._insert(f"{t}_mentions (chunk_id, alias)", mention_rows, 2)
+            self._insert(f"{t}_linked (chunk_id)", [(c[0],) for c in fresh], 1)
+            self._insert(f"{t}_scanned (alias)", [(a,) for a in new_aliases], 1)
         return GraphUpdate(
             chunks_scanned=len(fresh),
             entities_added=len(entity_rows),
