@@ -60,6 +60,8 @@ class SourceBatcher:
     def __init__(self, store: ChunkStore, report: IngestReport, progress: bool = False, unbacked: Container[str] = ()):
         self.store, self.report, self.progress, self.unbacked = store, report, progress, unbacked
         self.pending: list[Source] = []
+        self.start_size = store.lexical.size()
+        self.written = 0
 
     def add(self, source: Source) -> None:
         """Queue ``source`` unless its recorded content hash is unchanged and it is not among
@@ -101,6 +103,11 @@ class SourceBatcher:
             updates = self.store.replace_sources(items, on_progress=bar.update)
         self.report.added += sum(u.added for u in updates)
         self.report.removed += sum(u.removed for u in updates)
+        self.written += sum(u.added for u in updates)
+        # A load larger than the collection was: adding rows one by one to the HNSW graph would cost more than
+        # building it again after the load (finish_load), so it is dropped; searches meanwhile are exact.
+        if self.written > max(self.start_size, self.store.tuning.hnsw_min_chunks) and self.store.vectors.exists():
+            self.store.vectors.drop_index()
 
 
 def store_source(

@@ -141,21 +141,27 @@ class LexicalIndex(TableAddon):
         """
         t = self.table
         condition, params = (where or ChunkFilter()).to_sql("c")
-        if among is not None:
-            postings = f"""SELECT p.chunk_id, p.tf, p.len FROM {t}_terms p
-                           WHERE p.term = qt.term AND p.chunk_id = ANY(%(among)s)"""
+        if among is not None:  # the few chunks' own postings (chunk index), not the terms' lists
+            postings = """SELECT a.chunk_id, a.tf, a.len FROM among a WHERE a.term = qt.term"""
         elif where:
             postings = f"""SELECT p.chunk_id, p.tf, p.len FROM {t}_terms p JOIN {t} c USING (chunk_id)
                            WHERE p.term = qt.term AND {condition} ORDER BY p.impact DESC LIMIT %(cap)s"""
         else:
             postings = f"""SELECT p.chunk_id, p.tf, p.len FROM {t}_terms p
                            WHERE p.term = qt.term ORDER BY p.impact DESC LIMIT %(cap)s"""
+        among_cte = (
+            f", among AS MATERIALIZED (SELECT term, chunk_id, tf, len FROM {t}_terms WHERE chunk_id = ANY(%(among)s))"
+            if among is not None
+            else ""
+        )
         rows = self._conn.execute(
             f"""
-            WITH q AS (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', %(q)s))),
-            st AS (SELECT n::float8 AS n, greatest(total_len::float8 / greatest(n, 1), 1) AS avgdl FROM {t}_bm25),
-            qt AS (SELECT q.term, ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5)) AS idf
-                   FROM q JOIN {t}_df d USING (term), st WHERE d.df > 0)
+            WITH st AS MATERIALIZED (
+                SELECT n::float8 AS n, greatest(total_len::float8 / greatest(n, 1), 1) AS avgdl FROM {t}_bm25),
+            qt AS MATERIALIZED (
+                SELECT q.term, ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5)) AS idf
+                FROM (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', %(q)s))) q
+                     CROSS JOIN LATERAL (SELECT df FROM {t}_df d WHERE d.term = q.term AND d.df > 0) d, st){among_cte}
             SELECT h.chunk_id,
                    sum(qt.idf * h.tf * (%(k1)s + 1) / (h.tf + %(k1)s * (1 - %(b)s + %(b)s * h.len / st.avgdl))) AS score
             FROM qt CROSS JOIN LATERAL ({postings}) h, st
@@ -182,22 +188,23 @@ class LexicalIndex(TableAddon):
             f"""
             WITH w AS (SELECT word, lexeme FROM unnest(%(words)s::text[]) AS word,
                        LATERAL unnest(to_tsvector('english', word))),
-            n AS (SELECT n::float8 AS n FROM {self.table}_bm25)
-            SELECT w.word, max(ln(1 + (n.n - coalesce(df.df, 0) + 0.5) / (coalesce(df.df, 0) + 0.5)))
-            FROM w LEFT JOIN {self.table}_df df ON df.term = w.lexeme, n GROUP BY w.word
+            n AS (SELECT n::float8 AS n FROM {self.table}_bm25),
+            df AS (SELECT w.word, coalesce((SELECT df FROM {self.table}_df d WHERE d.term = w.lexeme), 0) AS df FROM w)
+            SELECT df.word, max(ln(1 + (n.n - df.df + 0.5) / (df.df + 0.5))) FROM df, n GROUP BY df.word
             """,
             {"words": list(words)},
         ).fetchall()
         return {word: float(value) for word, value in rows}
 
     def _holding(self, word: str) -> tuple[str, list[str]]:
-        """(SQL relation, its parameters) of the chunks that may hold ``word`` literally. For a
-        word of letters and digits only (``Citus``, ``MongoDB``), the chunks holding its rarest
-        lexeme — every chunk that holds the word holds its lexeme, so a literal search reads one
-        term's postings instead of the collection; for other words (``work_mem``, dotted or
-        spaced names, which the parser may split differently in context), every chunk."""
+        """(SQL relation, its parameters) of the chunks that may hold ``word`` literally. For
+        words of letters and digits only (``Citus``, ``MongoDB``, ``PostgreSQL 17``), the chunks
+        holding its rarest lexeme — every chunk that holds the words holds their lexemes, so a
+        literal search reads one term's postings instead of the collection; for other names
+        (``work_mem``, dotted names, which the parser may split differently in context), every
+        chunk."""
         t = self.table
-        if not re.fullmatch(r"[^\W_]+", word):
+        if not re.fullmatch(r"[^\W_]+(?: [^\W_]+)*", word):
             return t, []
         return (
             f"""(SELECT c.* FROM {t} c WHERE c.chunk_id IN (

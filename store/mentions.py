@@ -81,6 +81,9 @@ def own_aliases(title: str, text: str) -> set[str]:
 
 def _folded(text: str) -> str:
     """``text`` lower-cased character by character, so offsets match the original."""
+    folded = text.lower()
+    if len(folded) == len(text):  # no character changed length (the usual case): same offsets
+        return folded
     return "".join(ch if len(low := ch.lower()) != 1 else low for ch in text)
 
 
@@ -255,20 +258,22 @@ class MentionGraph(TableAddon):
         link); only targets ``where`` allows."""
         if not chunk_ids:
             return []
-        t = self.table
+        t = self.table  # the chunk count is read from the BM25 statistics row (store.lexical), not counted
         condition, params = (where or ChunkFilter()).to_sql("c")
         rows = self._conn.execute(
-            f"""WITH hubs AS (
-                    SELECT alias FROM {t}_mentions GROUP BY alias
-                    HAVING count(*) > greatest(%(floor)s, %(share)s * (SELECT count(*) FROM {t}_linked))),
+            f"""WITH m AS MATERIALIZED (SELECT chunk_id, alias FROM {t}_mentions WHERE chunk_id = ANY(%(ids)s)),
+                hubs AS (
+                    SELECT alias FROM {t}_mentions WHERE alias IN (SELECT alias FROM m) GROUP BY alias
+                    HAVING count(*) > greatest(%(floor)s, %(share)s * (SELECT n FROM {t}_bm25))),
                 targets AS (
                     SELECT e.alias, e.name, e.chunk_id,
                            row_number() OVER (PARTITION BY e.alias ORDER BY c.chunk_index, e.chunk_id) AS nth
                     FROM {t}_entities e JOIN {t} c USING (chunk_id)
-                    WHERE e.chunk_id <> ALL(%(skip)s) AND {condition})
+                    WHERE e.alias IN (SELECT alias FROM m) AND e.alias NOT IN (SELECT alias FROM hubs)
+                          AND e.chunk_id <> ALL(%(skip)s) AND {condition})
                 SELECT m.chunk_id, min(g.name), g.chunk_id
-                FROM {t}_mentions m JOIN targets g USING (alias)
-                WHERE m.chunk_id = ANY(%(ids)s) AND g.nth <= %(per)s AND m.alias NOT IN (SELECT alias FROM hubs)
+                FROM m JOIN targets g USING (alias)
+                WHERE g.nth <= %(per)s
                 GROUP BY m.chunk_id, g.chunk_id
                 ORDER BY array_position(%(ids)s, m.chunk_id), min(g.name), g.chunk_id""",
             {
