@@ -177,6 +177,11 @@ def main() -> None:
                 f"| {timing['agentic_p50']:.0f} / {timing['agentic_p95']:.0f} | {found} |",
                 flush=True,
             )
+            graph = f"{report.graph.seconds:.1f} s" if report.graph else "?"
+            index = getattr(app.services.store, "vectors", None)
+            print(
+                f"  (of the ingest: mention-graph update {graph}; HNSW index: {index and index.exists()})", flush=True
+            )
         print(f"peak memory of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MB")
     finally:
         app.close()
