@@ -114,8 +114,8 @@ class LexicalIndex(TableAddon):
         transaction (the caller holds the schema lock)."""
         t = self.table
         with self._conn.transaction():
-            self._conn.execute(f"DROP TRIGGER IF EXISTS {t}_index_terms ON {t}")
-            self._conn.execute(f"DROP FUNCTION IF EXISTS {t}_index_terms()")
+            for name in ("index_terms", "index_added", "unindex_removed", "reindex_updated", "unindex_all"):
+                self._conn.execute(f"DROP TRIGGER IF EXISTS {t}_{name} ON {t}")
             self.drop()
             self.create()
             self._conn.execute(f"LOCK TABLE {t}_bm25; {_index_rows(t, t)}")

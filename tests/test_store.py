@@ -242,3 +242,13 @@ def test_filters_apply_on_the_hnsw_index(make_app):
     assert hits and {store.fetch([cid])[cid]["title"] for cid, _ in hits} == {title}  # iterative scan: not empty
     found = store.search("American football league", 5, only)
     assert found and {c["title"] for c in found} == {title}
+
+
+def test_an_index_of_the_earlier_layout_is_rebuilt_on_open(make_app):
+    app = make_app()
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    store = app.services.store
+    _sql(app, f"DROP TABLE {store.table}_bm25")  # as a collection indexed by the per-row trigger lacks it
+    reopened = make_app(app.settings.collection).services.store
+    assert reopened.lexical.current() and _maintained(reopened) == _recount(reopened)
+    assert reopened.lexical.search("Donnie Smith", 3)
