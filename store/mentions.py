@@ -25,8 +25,9 @@ chunks (re-ingest, source removal) deletes their nodes and edges in the same sta
 
 :meth:`MentionGraph.update` runs after each ingest, in one transaction: it drops edges to
 entities that no longer exist, adds the nodes of unscanned chunks, scans those chunks against
-every alias, and scans the already-scanned chunks against the new aliases only. A run killed
-part-way leaves the chunks unscanned, and the next update finishes the work.
+every alias, and scans the already-scanned chunks that may mention a new alias (those holding
+its rarest word in the BM25 postings) against the new aliases only. A run killed part-way leaves
+the chunks unscanned, and the next update finishes the work.
 """
 
 from __future__ import annotations
@@ -187,6 +188,26 @@ class MentionGraph(TableAddon):
             columns = [list(column) for column in zip(*rows[start : start + 50_000], strict=True)]
             self._conn.execute(f"INSERT INTO {target} SELECT * FROM unnest({arrays}) ON CONFLICT DO NOTHING", columns)
 
+    def _rescan_query(self, new: list[str]) -> tuple[str, tuple]:
+        """(SQL, parameters) of the scanned chunks that may mention one of the ``new`` aliases:
+        those holding the alias's rarest lexeme in the BM25 postings (:mod:`store.lexical`), as
+        a chunk holding the name holds its words — so adding a source reads a few posting lists,
+        not the collection. Every scanned chunk when an alias has no lexeme (PostgreSQL's stop
+        words). A name written inside a URL or file name (one token to the parser) is not found
+        again this way."""
+        t = self.table
+        rarest = f"""SELECT a.alias, (SELECT v.lexeme FROM unnest(to_tsvector('english', a.alias)) v
+                                      LEFT JOIN {t}_df d ON d.term = v.lexeme ORDER BY coalesce(d.df, 0) LIMIT 1)
+                     FROM unnest(%s::text[]) AS a(alias)"""
+        lexemes = self._conn.execute(rarest, (new,)).fetchall()
+        columns = f"SELECT c.chunk_id, coalesce(c.title, ''), c.content FROM {t}_linked JOIN {t} c USING (chunk_id)"
+        if any(lexeme is None for _, lexeme in lexemes):
+            return columns, ()
+        return (
+            f"{columns} WHERE c.chunk_id IN (SELECT p.chunk_id FROM {t}_terms p WHERE p.term = ANY(%s))",
+            (sorted({lexeme for _, lexeme in lexemes}),),
+        )
+
     def update(self) -> GraphUpdate:
         """Bring the graph in step with the chunk table (see the module docstring); one
         transaction, serialised per collection by an advisory lock.
@@ -228,10 +249,7 @@ class MentionGraph(TableAddon):
             if new_aliases:
                 new_matcher = MentionMatcher(new_aliases)
                 with conn.cursor(name=f"{t}_rescan") as cur:  # server-side: streams a large collection
-                    cur.execute(
-                        f"SELECT c.chunk_id, coalesce(c.title, ''), c.content "
-                        f"FROM {t}_linked JOIN {t} c USING (chunk_id)"
-                    )
+                    cur.execute(*self._rescan_query(list(new_aliases)))
                     for cid, title, text in cur:
                         rescanned += 1
                         own = own_aliases(title, text)
