@@ -4,12 +4,15 @@ Below ``tuning.hnsw_min_chunks`` chunks the search is exact (a scan is a few mil
 there on the collection gets a pgvector HNSW index (Malkov & Yashunin 2018, "Efficient and robust
 approximate nearest neighbor search using Hierarchical Navigable Small World graphs"), built once
 after a bulk load (:meth:`VectorIndex.ensure`) rather than grown row by row, and kept up to date by
-PostgreSQL on later writes. Each query sets ``hnsw.ef_search`` (at least ``k``) and pgvector's
+PostgreSQL on later writes. Each query runs with ``hnsw.ef_search`` at least ``k`` and pgvector's
 iterative scan (``hnsw.iterative_scan = strict_order``, pgvector ≥ 0.8), so a filter that rejects
 most of the nearest neighbours still returns ``k`` chunks, in exact distance order.
 """
 
 from __future__ import annotations
+
+import threading
+from typing import Any
 
 from store.connection import TableAddon
 from store.filters import ChunkFilter
@@ -17,6 +20,11 @@ from store.filters import ChunkFilter
 
 class VectorIndex(TableAddon):
     """Dense search and the HNSW index of chunk table ``table``, on ``conn`` (autocommit)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._lock = threading.Lock()
+        self._ef = 0
 
     @property
     def name(self) -> str:
@@ -50,9 +58,11 @@ class VectorIndex(TableAddon):
         chunks ``where`` allows. Approximate (HNSW, ``ef_search`` = max(``tuning.hnsw_ef_search``,
         ``k``)) when the index exists, exact otherwise."""
         condition, params = (where or ChunkFilter()).to_sql("c")
-        with self._conn.transaction():
-            self._conn.execute(f"SET LOCAL hnsw.ef_search = {max(int(self.tuning.hnsw_ef_search), int(k))}")
-            self._conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
+        ef = max(int(self.tuning.hnsw_ef_search), int(k))
+        with self._lock:  # the session settings and the query, as one step for the threads sharing the connection
+            if self._ef != ef:  # session settings of this connection (SET LOCAL would need a transaction block)
+                self._conn.execute(f"SET hnsw.ef_search = {ef}; SET hnsw.iterative_scan = strict_order")
+                self._ef = ef
             rows = self._conn.execute(
                 f"""SELECT c.chunk_id, 1 - (c.embedding <=> %(v)s::vector) FROM {self.table} c
                     WHERE {condition} ORDER BY c.embedding <=> %(v)s::vector LIMIT %(k)s""",
