@@ -241,8 +241,9 @@ class MentionGraph(TableAddon):
             mention_rows = [
                 (cid, alias)
                 for cid, title, text in fresh
+                for own in [own_aliases(title, text)]  # once per chunk, not once per mention
                 for alias in matcher.mentions(text)
-                if alias not in own_aliases(title, text)
+                if alias not in own
             ]
             new_aliases = {a: c for a, c in known.items() if a not in before}
             rescanned = 0
