@@ -13,10 +13,12 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
 import aiosqlite
+import psycopg
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
@@ -42,13 +44,29 @@ def checkpoint_location(settings: Settings) -> str:
     )
 
 
+def _migrated(conn: psycopg.Connection, latest: int) -> bool:
+    if conn.execute("SELECT to_regclass('checkpoint_migrations') AS t").fetchone()["t"] is None:
+        return False
+    return conn.execute("SELECT max(v) AS v FROM checkpoint_migrations").fetchone()["v"] == latest
+
+
 def _set_up_tables(url: str) -> None:
-    """Create or migrate the checkpoint tables once, serialised across processes."""
+    """Create or migrate the checkpoint tables once, one process at a time. The lock is polled
+    (``pg_try_advisory_lock``), not waited for: a process blocked inside a statement would hold
+    a transaction, and the saver's ``CREATE INDEX CONCURRENTLY`` waits for every transaction."""
     conn = connect(url)  # StoreUnavailableError with the usual one-line message when unreachable
     try:
-        conn.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
         conn.row_factory = dict_row
-        PostgresSaver(conn).setup()  # type: ignore[arg-type]  # a plain connection is accepted too
+        saver = PostgresSaver(conn)  # type: ignore[arg-type]  # a plain connection is accepted too
+        latest = len(saver.MIGRATIONS) - 1
+        while not _migrated(conn, latest):
+            if conn.execute("SELECT pg_try_advisory_lock(%s) AS locked", (_SETUP_LOCK,)).fetchone()["locked"]:
+                try:
+                    saver.setup()
+                finally:
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
+                return
+            time.sleep(0.2)
     finally:
         conn.close()
 
