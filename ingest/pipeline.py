@@ -244,6 +244,8 @@ def ingest_files(
                 log(report.progress_line(done, len(files)))
                 logged = time.monotonic()
         batcher.flush()
+        if log:  # the last batch is written only now
+            log(report.progress_line(len(files), len(files)))
     except KeyboardInterrupt:
         report.interrupted = True
         return report
