@@ -14,7 +14,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from agentic_rag.checkpoints import open_async_checkpointer, open_checkpointer
+from agentic_rag.checkpoints import checkpoint_location, close_checkpointer, open_async_checkpointer, open_checkpointer
 from agentic_rag.services import FROM_SETTINGS, Services
 from agentic_rag.threads import history_rows, require_collection, status_of, thread_rows
 from core import telemetry
@@ -56,20 +56,21 @@ class ReplayEdit(BaseModel):
 class App:
     """The application: ingest documents, ask questions on threads, resume threads.
 
-    Every run is checkpointed in SQLite (``settings.checkpoint_path``) under its thread id, with
+    Every run is checkpointed under its thread id — in SQLite (``settings.checkpoint_path``), or
+    with ``DATABASE_URL`` in that PostgreSQL (:mod:`agentic_rag.checkpoints`) — with
     synchronous checkpoint writes so that a crash loses no finished step.
     """
 
     def __init__(self, settings: Settings | None = None, chat_model: BaseChatModel | None = FROM_SETTINGS) -> None:
         self.settings = settings or Settings()
         self.services = Services(self.settings, chat_model)
-        self.checkpointer = open_checkpointer(self.settings.checkpoint_path)
+        self.checkpointer = open_checkpointer(self.settings)
         self.graph = build_graph(make_nodes(self.services), self.checkpointer)
 
     @asynccontextmanager
     async def async_graph(self) -> AsyncIterator[CompiledStateGraph]:
         """The graph for callers on an event loop (an async web server: ``ainvoke``, ``astream``,
-        ``aget_state``), checkpointed by an ``AsyncSqliteSaver`` in the same file as :attr:`graph`,
+        ``aget_state``), checkpointed by the async saver over the same checkpoints as :attr:`graph`,
         so threads are shared with the sync API; pass ``durability="sync"`` for :meth:`ask`'s
         crash guarantee. Its nodes run in LangGraph's worker threads. Closed on exit.
 
@@ -77,7 +78,7 @@ class App:
             The compiled graph; input :func:`graph.context.question_input`, run settings as
             ``context``, thread id in ``config["configurable"]["thread_id"]``.
         """
-        async with open_async_checkpointer(self.settings.checkpoint_path) as saver:
+        async with open_async_checkpointer(self.settings) as saver:
             yield build_graph(make_nodes(self.services), saver)
 
     # -- documents --------------------------------------------------------------------------
@@ -228,7 +229,7 @@ class App:
     def _snapshot(self, thread_id: str):
         snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
         if not snapshot.values:
-            raise ThreadError(f"no thread '{thread_id}' in {self.settings.checkpoint_path}")
+            raise ThreadError(f"no thread '{thread_id}' in {checkpoint_location(self.settings)}")
         return snapshot
 
     def resume(self, thread_id: str, answer: Any = NO_ANSWER, checkpoint_id: str | None = None) -> dict:
@@ -345,4 +346,4 @@ class App:
 
     def close(self) -> None:
         self.services.close()
-        self.checkpointer.conn.close()
+        close_checkpointer(self.checkpointer)

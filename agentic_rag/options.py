@@ -79,7 +79,7 @@ def thread_settings(
     from agentic_rag.checkpoints import thread_collection
 
     if collection is None and thread:
-        collection = thread_collection(settings_from(data_dir, None).checkpoint_path, thread)
+        collection = thread_collection(settings_from(data_dir, None), thread)
     return settings_from(data_dir, collection, embedding)
 
 

@@ -56,7 +56,11 @@ class Settings(BaseSettings):
     database_url: str | None = Field(
         default=None, validation_alias=AliasChoices("DATABASE_URL", "AGENTIC_RAG_DATABASE_URL")
     )
-    """External PostgreSQL (with pgvector) to use instead of the embedded server."""
+    """External PostgreSQL (with pgvector) to use instead of the embedded server; it then holds
+    the checkpoints too, so several processes share threads."""
+    checkpoint_pool_size: int = Field(default=4, ge=2, le=64)
+    """Most connections one process opens to PostgreSQL for checkpoints (with ``DATABASE_URL``):
+    bounds what N processes take from the server's ``max_connections``."""
     collection: str = "default"
     """Name of the chunk collection (one table per collection)."""
     embedding: str = "wordllama"

@@ -29,6 +29,32 @@ class Tuning:
     """Depth of each ranking fed to the fusion: deeper finds chunks ranked well by only one
     retriever, at the cost of a longer query."""
 
+    bm25_posting_cap: int = 1000
+    """Postings read per query term, highest BM25 impact first (store/lexical.py): a term in
+    more chunks than this adds nothing to the chunks beyond its top postings. Bounds a query's
+    work: at 106k chunks p50 / p95 103 / 359 ms uncapped, 16 / 32 ms at 1,000 (7 / 15 ms at 300,
+    29 / 65 ms at 3,000); all supporting found on HotpotQA moved by at most 0.005 (README,
+    "Scale"). Lower is faster and drops more of the common terms' weak matches."""
+
+    # -- scale (store) --------------------------------------------------------------------------
+    ingest_batch: int = 512
+    """Chunks embedded and written (one ``COPY``, one transaction) per batch when ingesting:
+    larger batches amortise the round trips and the BM25 statement; smaller ones show progress
+    sooner and hold less in memory."""
+    hnsw_min_chunks: int = 10_000
+    """Collections from this size get a pgvector HNSW index (built after the load): below it an
+    exact scan takes a few milliseconds and is exact."""
+    hnsw_m: int = 16
+    """HNSW graph degree (pgvector's default): higher raises recall and build time and size."""
+    hnsw_ef_construction: int = 64
+    """HNSW build-time candidate list (pgvector's default): higher builds a better graph, slower."""
+    hnsw_ef_search: int = 200
+    """HNSW query-time candidate list (at least the ``k`` asked for): higher is closer to exact
+    search and slower. At 106k chunks the 50-deep ranking shared 0.70 / 0.86 / 0.92 of the exact
+    one with 40 / 100 / 200, for 1.7 / 1.5 / 2.3 ms (README, "Scale")."""
+    hnsw_build_memory_mb: int = 512
+    """``maintenance_work_mem`` for the index build: a graph that fits builds several times faster."""
+
     # -- hops (nodes) ---------------------------------------------------------------------------
     per_query_k: int = 3
     """Chunks kept per query when a hop searches several (one per bridge entity), merged round

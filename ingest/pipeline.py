@@ -23,7 +23,7 @@ from ingest.loaders import (
     iter_files,
     load_file,
 )
-from store.chunks import WRITE_BATCH, ChunkStore
+from store.chunks import ChunkStore, SourceChunks
 from store.mentions import GraphUpdate
 
 PROGRESS_EVERY_S = 10.0
@@ -55,8 +55,8 @@ class IngestReport:
     graph: GraphUpdate | None = None
     """What the mention-graph update after the writes did."""
     interrupted: bool = False
-    """Stopped by Ctrl-C: the files counted were written (each in its own transaction), the rest
-    not, and the folder was not mirrored; the same ingest again continues (unchanged files are
+    """Stopped by Ctrl-C: the files counted were written (a batch of files per transaction), the
+    rest not, and the folder was not mirrored; the same ingest again continues (unchanged files are
     skipped by hash)."""
 
     def skipped_by_reason(self) -> dict[str, int]:
@@ -73,33 +73,85 @@ class IngestReport:
         return f"ingest: {done}/{total} files, {self.added} chunks added, {len(self.skipped)} skipped"
 
 
+class SourceBatcher:
+    """Collects the sources to write and writes them together, ``tuning.ingest_batch`` chunks at
+    a time (a folder of small files fills a batch as one large file does); see
+    :meth:`store.chunks.ChunkStore.replace_sources`."""
+
+    def __init__(self, store: ChunkStore, report: IngestReport, progress: bool = False, unbacked: Container[str] = ()):
+        self.store, self.report, self.progress, self.unbacked = store, report, progress, unbacked
+        self.pending: list[Source] = []
+        self.start_size = store.lexical.size()
+        self.written = 0
+
+    def add(self, source: Source) -> None:
+        """Queue ``source`` unless its recorded content hash is unchanged and it is not among
+        ``unbacked`` (:meth:`store.catalog.Catalog.unbacked`: its chunks are missing); write the
+        queue once it holds a batch."""
+        if self.store.catalog.source_hash(source.key) == source.content_hash:
+            if source.key not in self.unbacked:
+                self.report.files += 1
+                self.report.unchanged += 1
+                return
+            self.report.repaired += 1
+        self.pending.append(source)
+        if sum(len(s.chunks) for s in self.pending) >= self.store.tuning.ingest_batch:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the queued sources; a batch PostgreSQL refuses is written again source by source,
+        and the refused sources are reported as skipped."""
+        pending, self.pending = self.pending, []
+        if not pending:
+            return
+        try:
+            self._write(pending)
+        except (psycopg.DataError, sqlalchemy.exc.DataError) as exc:  # text PostgreSQL refuses
+            if len(pending) == 1:
+                reason = f"refused by PostgreSQL ({str(exc).splitlines()[0][:120]})"
+                self.report.skipped.append((pending[0].key, reason))
+                return
+            for source in pending:
+                self.pending = [source]
+                self.flush()
+
+    def _write(self, sources: list[Source]) -> None:
+        total = sum(len(s.chunks) for s in sources)
+        show = self.progress and total > self.store.tuning.ingest_batch
+        name = Path(sources[0].key).name if len(sources) == 1 else f"{len(sources)} files"
+        with tqdm(total=total, desc=name, unit="chunk", disable=not show, leave=False) as bar:
+            items = [SourceChunks(s.key, s.content_hash, s.chunks) for s in sources]
+            updates = self.store.replace_sources(items, on_progress=bar.update)
+        self.report.files += len(sources)  # counted once written: a batch cut short by Ctrl-C is rolled back
+        self.report.added += sum(u.added for u in updates)
+        self.report.removed += sum(u.removed for u in updates)
+        self.written += sum(u.added for u in updates)
+        # A load larger than the collection was: adding rows one by one to the HNSW graph would cost more than
+        # building it again after the load (finish_load), so it is dropped; searches meanwhile are exact.
+        if self.written > max(self.start_size, self.store.tuning.hnsw_min_chunks) and self.store.vectors.exists():
+            self.store.vectors.drop_index()
+
+
 def store_source(
     store: ChunkStore, source: Source, report: IngestReport, progress: bool = False, unbacked: Container[str] = ()
 ) -> None:
     """Write one source unless its recorded content hash is unchanged and it is not among
-    ``unbacked`` (:meth:`store.catalog.Catalog.unbacked`: its chunks are missing); with
-    ``progress``, a chunk-level progress bar for a source of more than ``WRITE_BATCH`` chunks.
-    The mention graph is left to :func:`store_sources` / :func:`ingest_files`, once per run."""
-    if store.catalog.source_hash(source.key) == source.content_hash:
-        if source.key not in unbacked:
-            report.files += 1
-            report.unchanged += 1
-            return
-        report.repaired += 1
-    show = progress and len(source.chunks) > WRITE_BATCH
-    with tqdm(total=len(source.chunks), desc=Path(source.key).name, unit="chunk", disable=not show, leave=False) as bar:
-        update = store.replace_source(source.key, source.content_hash, source.chunks, on_progress=bar.update)
-    report.files += 1  # counted once written: a write cut short by Ctrl-C is rolled back
-    report.added += update.added
-    report.removed += update.removed
+    ``unbacked``; with ``progress``, a chunk-level progress bar for a large source. The mention
+    graph is left to :func:`store_sources` / :func:`ingest_files`, once per run."""
+    batcher = SourceBatcher(store, report, progress, unbacked)
+    batcher.add(source)
+    batcher.flush()
 
 
 def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestReport) -> None:
-    """Write each source (see :func:`store_source`), then update the mention graph."""
-    unbacked = store.catalog.unbacked(store.table)
+    """Write the sources in batches (see :class:`SourceBatcher`), then update the mention graph
+    and finish the load (:meth:`store.chunks.ChunkStore.finish_load`)."""
+    batcher = SourceBatcher(store, report, unbacked=store.catalog.unbacked(store.table))
     for source in sources:
-        store_source(store, source, report, unbacked=unbacked)
+        batcher.add(source)
+    batcher.flush()
     report.graph = store.graph.update()
+    store.finish_load()
 
 
 def collect_files(
@@ -135,31 +187,6 @@ def collect_files(
             + (f"; check the --exclude and {IGNORE_FILE} patterns" if patterns else "")
         )
     return files
-
-
-def ingest_file(
-    store: ChunkStore,
-    path: Path,
-    chunk_size: int,
-    chunk_overlap: int,
-    report: IngestReport,
-    progress: bool = False,
-    unbacked: Container[str] = (),
-) -> None:
-    """Read and write one file (see :func:`store_source`); an unreadable, unsupported or empty
-    file, or text PostgreSQL refuses, is recorded in ``report`` instead."""
-    try:
-        source = load_file(path, chunk_size, chunk_overlap)
-    except EmptySourceError:
-        report.empty.append(str(path))
-        return
-    except UnreadableSourceError as exc:
-        report.skipped.append((str(path), str(exc)))
-        return
-    try:
-        store_source(store, source, report, progress, unbacked)
-    except (psycopg.DataError, sqlalchemy.exc.DataError) as exc:  # text PostgreSQL refuses
-        report.skipped.append((str(path), f"refused by PostgreSQL ({str(exc).splitlines()[0][:120]})"))
 
 
 def ingest_files(
@@ -200,17 +227,25 @@ def ingest_files(
         The totals, with the skipped files and their reasons, and the mention-graph update.
     """
     report = IngestReport()
-    unbacked = store.catalog.unbacked(store.table)
+    batcher = SourceBatcher(store, report, progress, store.catalog.unbacked(store.table))
     log = None if progress else log
     logged = time.monotonic()
     if log:
         log(report.progress_line(0, len(files)))
     try:
         for done, path in enumerate(tqdm(files, desc="ingest", unit="file", disable=not progress), 1):
-            ingest_file(store, path, chunk_size, chunk_overlap, report, progress, unbacked)
+            try:
+                batcher.add(load_file(path, chunk_size, chunk_overlap))
+            except EmptySourceError:
+                report.empty.append(str(path))
+            except UnreadableSourceError as exc:
+                report.skipped.append((str(path), str(exc)))
             if log and time.monotonic() - logged >= log_every_s:
                 log(report.progress_line(done, len(files)))
                 logged = time.monotonic()
+        batcher.flush()
+        if log:  # the last batch is written only now
+            log(report.progress_line(len(files), len(files)))
     except KeyboardInterrupt:
         report.interrupted = True
         return report
@@ -224,4 +259,5 @@ def ingest_files(
                 else:
                     report.deleted_files += 1
     report.graph = store.graph.update()
+    store.finish_load()
     return report

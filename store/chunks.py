@@ -1,5 +1,6 @@
-"""The chunk store: one PostgreSQL table per collection, written and searched through
-langchain-postgres' :class:`PGVectorStore`, with a BM25 index (:mod:`store.lexical`) and an
+"""The chunk store: one PostgreSQL table per collection (langchain-postgres' ``PGVectorStore``
+layout), written in bulk (:mod:`store.writer`), searched densely through pgvector
+(:mod:`store.vectors`) and lexically by a BM25 index (:mod:`store.lexical`), with an
 entity-mention graph (:mod:`store.mentions`) beside it.
 
 Hybrid retrieval fuses a dense ranking (pgvector cosine distance) with the BM25 ranking by
@@ -8,13 +9,11 @@ weighted reciprocal rank fusion (:mod:`store.fusion`), reported as a 0–1 relev
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
-from typing import Callable, Iterable, NotRequired, TypedDict
+from typing import Callable, Iterable
 
 import psycopg
 from langchain_core.documents import Document
-from langchain_postgres import Column, PGEngine, PGVectorStore
+from langchain_postgres import Column, PGEngine
 
 from core.errors import CollectionNotFoundError, EmbeddingMismatchError
 from core.tuning import TUNING, Tuning
@@ -25,43 +24,13 @@ from store.filters import ChunkFilter
 from store.fusion import by_score, normalised, weighted_rrf
 from store.lexical import LexicalIndex
 from store.mentions import MentionGraph
+from store.records import Chunk, SourceUpdate, chunk_id
+from store.vectors import VectorIndex
+from store.writer import ChunkWriter, SourceChunks
+
+__all__ = ["Chunk", "ChunkStore", "SourceChunks", "SourceUpdate", "chunk_id"]
 
 _SCHEMA_LOCK = 7_426_017  # advisory lock id serialising schema changes across processes
-WRITE_BATCH = 256
-"""Chunks embedded and upserted per batch when ingesting."""
-
-
-class Chunk(TypedDict):
-    """One retrieved chunk (plain JSON-serialisable values)."""
-
-    chunk_id: str
-    text: str
-    source: str
-    title: str
-    score: float
-    """Retrieval relevance to the query that found it, 0–1 (1: first in every ranking)."""
-    dense_rank: int | None
-    lexical_rank: int | None
-    locator: NotRequired[str]
-    """Where the chunk is: ``<source>#<chunk index>``."""
-    version: NotRequired[str | None]
-    """The date or version its document states (see :func:`ingest.loaders.document_version`)."""
-    ingested_at: NotRequired[str | None]
-    """When its source was last ingested (ISO 8601, UTC)."""
-
-
-def chunk_id(source: str, title: str, text: str) -> str:
-    """Stable chunk id: the first 32 hex digits of SHA-256 over source, title and content."""
-    return hashlib.sha256(f"{source}\x00{title}\x00{text}".encode()).hexdigest()[:32]
-
-
-@dataclass
-class SourceUpdate:
-    """What ingesting one source changed: chunks added and removed (0, 0 when unchanged)."""
-
-    source: str
-    added: int
-    removed: int
 
 
 class ChunkStore:
@@ -85,21 +54,16 @@ class ChunkStore:
         self.embedding = embedding
         self.table = f"chunks_{collection}"
         self._conn = conn
-        self._engine = PGEngine.from_connection_string(sqlalchemy_url(url))
         self.catalog = Catalog(conn, collection)
         """The collection's registration and its ingested sources (the manifest)."""
         self.lexical = LexicalIndex(conn, self.table, tuning)
-        """The collection's BM25 index (maintained by a trigger on the chunk table)."""
+        """The collection's BM25 index (maintained by statement triggers on the chunk table)."""
+        self.vectors = VectorIndex(conn, self.table, tuning)
+        """Dense search and the collection's HNSW index."""
         self.graph = MentionGraph(conn, self.table, tuning)
         """The collection's entity-mention graph (updated by the ingest pipeline)."""
         self._ensure_collection(create)
-        self._vectors = PGVectorStore.create_sync(
-            self._engine,
-            embedding.embeddings,
-            self.table,
-            id_column="chunk_id",
-            metadata_columns=["source", "title", "chunk_index", "version"],
-        )
+        self.writer = ChunkWriter(conn, self.table, self.catalog, embedding, tuning)
 
     @classmethod
     def open(
@@ -148,6 +112,8 @@ class ChunkStore:
                 if conn.execute("SELECT to_regclass(%s)", (self.table,)).fetchone()[0] is not None:
                     self.graph.create_schema()  # collections made before the graph existed gain it
                     conn.execute(f"ALTER TABLE {self.table} ADD COLUMN IF NOT EXISTS version TEXT")  # and provenance
+                    if not self.lexical.current():  # indexed by the earlier per-row trigger: index again
+                        self.lexical.rebuild()
                     return
                 if not create:  # dropped by hand: ingest rebuilds it below, the manifest then counts as unbacked
                     raise CollectionNotFoundError(
@@ -163,7 +129,8 @@ class ChunkStore:
             # A crash between creating the table and registering it, or a dropped table, leaves orphans: start clean.
             self.lexical.drop()
             self.graph.drop()
-            self._engine.init_vectorstore_table(
+            engine = PGEngine.from_connection_string(sqlalchemy_url(self.url))  # langchain-postgres' layout
+            engine.init_vectorstore_table(
                 self.table,
                 self.embedding.dimension,
                 id_column=Column("chunk_id", "TEXT", nullable=False),
@@ -175,6 +142,7 @@ class ChunkStore:
                 ],
                 overwrite_existing=True,
             )
+            engine._run_as_sync(engine.close())
             with conn.transaction():
                 self.lexical.create()
                 self.graph.create_schema()
@@ -185,10 +153,6 @@ class ChunkStore:
 
     # -- writes -------------------------------------------------------------------------------
 
-    def _source_chunk_ids(self, source: str) -> set[str]:
-        rows = self._conn.execute(f"SELECT chunk_id FROM {self.table} WHERE source = %s", (source,)).fetchall()
-        return {r[0] for r in rows}
-
     def replace_source(
         self,
         source: str,
@@ -196,12 +160,7 @@ class ChunkStore:
         documents: list[Document],
         on_progress: Callable[[int], None] | None = None,
     ) -> SourceUpdate:
-        """Make the collection hold exactly ``documents`` for ``source``.
-
-        New chunks (title and text embedded together) are upserted first, stale ones deleted next, and the source's
-        manifest row is written last: a run killed part-way leaves the old manifest, so the next
-        ingest of the source redoes the work instead of trusting a half-written state. Chunks
-        whose id (source + content hash) is already stored are not embedded again.
+        """Make the collection hold exactly ``documents`` for ``source`` (see :meth:`replace_sources`).
 
         Args:
             source: the source key (absolute path, or ``scheme:name`` for built-in corpora).
@@ -212,48 +171,37 @@ class ChunkStore:
         Returns:
             How many chunks were added and removed.
         """
-        existing = self._source_chunk_ids(source)
-        unique: dict[str, Document] = {}
-        for doc in documents:
-            doc_id = chunk_id(source, doc.metadata.get("title", ""), doc.page_content)
-            if doc_id not in unique:
-                metadata = {**doc.metadata, "source": source}
-                unique[doc_id] = Document(id=doc_id, page_content=doc.page_content, metadata=metadata)
-        new = [doc for doc_id, doc in unique.items() if doc_id not in existing]
-        stale = sorted(existing - unique.keys())
-        # Embed title and text together (the title often names the entity the text is about, as
-        # in Wikipedia paragraphs); store the text alone.
-        for start in range(0, len(new), WRITE_BATCH):
-            batch = new[start : start + WRITE_BATCH]
-            vectors = self.embedding.embeddings.embed_documents(
-                [f"{d.metadata.get('title') or ''}\n{d.page_content}".strip() for d in batch]
-            )
-            self._vectors.add_embeddings(
-                texts=[d.page_content for d in batch],
-                embeddings=vectors,
-                metadatas=[d.metadata for d in batch],
-                ids=[d.id for d in batch],
-            )
-            if on_progress:
-                on_progress(len(batch))
-        if stale:
-            self._vectors.delete(ids=stale)
-        # The version is the document's: unchanged chunks of a re-dated document take the new one.
-        version = documents[0].metadata.get("version") if documents else None
-        self._conn.execute(
-            f"UPDATE {self.table} SET version = %s WHERE source = %s AND version IS DISTINCT FROM %s",
-            (version, source, version),
-        )
-        self.catalog.record_source(source, content_hash, len(unique))
-        return SourceUpdate(source, len(new), len(stale))
+        return self.replace_sources([SourceChunks(source, content_hash, documents)], on_progress)[0]
+
+    def replace_sources(
+        self, items: list[SourceChunks], on_progress: Callable[[int], None] | None = None
+    ) -> list[SourceUpdate]:
+        """Make the collection hold exactly each item's chunks for its source, in batches: new
+        chunks (title and text embedded together) are written first, by ``COPY``, one transaction
+        per batch; stale ones are deleted and each source's manifest row written last, together.
+        A run killed part-way leaves the old manifest, so the next ingest of the source redoes
+        the work instead of trusting a half-written state. Chunks whose id (source + content
+        hash) is already stored are not embedded again (:class:`store.writer.ChunkWriter`).
+
+        Returns:
+            One update per item, in order.
+        """
+        return self.writer.write(items, on_progress)
 
     def delete_source(self, source: str) -> int:
         """Delete every chunk of ``source`` (and its lexical postings); returns how many."""
-        ids = sorted(self._source_chunk_ids(source))
-        if ids:
-            self._vectors.delete(ids=ids)
-        self.catalog.forget_source(source)
-        return len(ids)
+        with self._conn.transaction():
+            removed = self._conn.execute(f"DELETE FROM {self.table} WHERE source = %s", (source,)).rowcount
+            self.catalog.forget_source(source)
+        return removed
+
+    def finish_load(self, min_chunks: int | None = None) -> bool:
+        """After a load: build the HNSW index once the collection is large enough (see
+        :meth:`store.vectors.VectorIndex.ensure`) and refresh the planner's statistics. Returns
+        whether the index was built now."""
+        built = self.vectors.ensure(self.lexical.size(), min_chunks)
+        self._conn.execute(f"ANALYZE {self.table}, {self.table}_terms, {self.table}_df")
+        return built
 
     # -- reads --------------------------------------------------------------------------------
 
@@ -264,8 +212,7 @@ class ChunkStore:
     def dense_search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[tuple[str, float]]:
         """Top ``k`` chunk ids by cosine similarity to the query embedding, best first; only
         chunks ``where`` allows."""
-        hits = self._vectors.similarity_search_with_score(query, k=k, filter=where.to_mongo() if where else None)
-        return [(doc.id, 1.0 - float(distance)) for doc, distance in hits]
+        return self.vectors.search(self.embedding.embeddings.embed_query(query), k, where)
 
     def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
         """Relevance of each chunk in ``ids`` to ``query``, fusing dense and BM25 ranks among
@@ -347,4 +294,3 @@ class ChunkStore:
     def close(self) -> None:
         """Close the connections (the embedded server stops with the process)."""
         self._conn.close()
-        self._engine._run_as_sync(self._engine.close())

@@ -1,15 +1,28 @@
 """The BM25 index of a collection, in PostgreSQL beside its chunk table.
 
-Two tables (``<table>_terms``: term, chunk id, term frequency; ``<table>_doclen``: chunk id,
-length) are maintained by a trigger on the chunk table, so the index changes in the same
-transaction as every insert, upsert and delete, whichever process or client wrote the row. Terms
-come from PostgreSQL's ``to_tsvector('english', …)`` (stop words removed, Snowball-stemmed), for
-chunks and queries alike. Scoring is BM25 (Robertson & Zaragoza 2009, "The Probabilistic
-Relevance Framework: BM25 and Beyond") with Lucene's idf, in SQL.
+Four tables: ``<table>_terms`` (the postings: term, chunk id, term frequency, chunk length and the
+posting's BM25 impact), ``<table>_doclen`` (chunk id, length), ``<table>_df`` (term, document
+frequency) and ``<table>_bm25`` (one row: chunk count, total length). Statement-level triggers on
+the chunk table maintain them set by set — one ``INSERT … SELECT`` over the statement's
+transition table tokenises a whole batch — in the same transaction as every insert, update,
+delete and truncate, whichever process or client wrote the rows. Writers of one collection are
+serialised on the statistics row (taken first, so concurrent writers queue instead of
+deadlocking). Terms come from PostgreSQL's ``to_tsvector('english', …)`` (stop words removed,
+Snowball-stemmed), for chunks and queries alike.
+
+Scoring is BM25 (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and
+Beyond") with Lucene's idf, in SQL, from the maintained statistics (never recounted per query).
+A query reads, per term, only the ``tuning.bm25_posting_cap`` postings of highest impact (the
+posting's BM25 term weight, ``tf·(k1+1) / (tf + k1·(1−b+b·len/avgdl))`` with the average length at
+write time), through an index ordered by impact: impact-ordered postings with early termination
+(Anh & Moffat 2006, "Pruned query evaluation using pre-computed impacts"). Terms rarer than the
+cap are scored exactly; a common term adds nothing to chunks beyond its top postings, where its
+weight is smallest. Scores use the current statistics and each posting's own tf and length.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Sequence
 
@@ -17,76 +30,152 @@ from store.connection import TableAddon
 from store.filters import ChunkFilter
 
 
+def _index_rows(t: str, rows: str) -> str:
+    """SQL adding the postings of the chunk rows ``rows`` (a relation with chunk_id, title,
+    content) to the index of chunk table ``t``; the statistics row must already be locked."""
+    return f"""
+        WITH toks AS MATERIALIZED (
+            SELECT r.chunk_id, v.lexeme AS term, coalesce(array_length(v.positions, 1), 1) AS tf
+            FROM {rows} r, unnest(to_tsvector('english', coalesce(r.title, '') || ' ' || r.content)) v),
+        lens AS MATERIALIZED (SELECT chunk_id, sum(tf)::int AS len FROM toks GROUP BY chunk_id),
+        doclen AS (INSERT INTO {t}_doclen (chunk_id, len) SELECT chunk_id, len FROM lens),
+        stats AS (UPDATE {t}_bm25 SET n = n + (SELECT count(*) FROM lens),
+                         total_len = total_len + (SELECT coalesce(sum(len), 0) FROM lens)
+                  RETURNING greatest(total_len::float8 / greatest(n, 1), 1) AS avgdl, k1, b),
+        df AS (INSERT INTO {t}_df (term, df) SELECT term, count(*) FROM toks GROUP BY term ORDER BY term
+               ON CONFLICT (term) DO UPDATE SET df = {t}_df.df + EXCLUDED.df)
+        INSERT INTO {t}_terms (term, chunk_id, tf, len, impact)
+        SELECT x.term, x.chunk_id, x.tf, l.len,
+               x.tf * (s.k1 + 1) / (x.tf + s.k1 * (1 - s.b + s.b * l.len / s.avgdl))
+        FROM toks x JOIN lens l USING (chunk_id), stats s;"""
+
+
+def _unindex_rows(t: str, rows: str) -> str:
+    """SQL removing the postings of the chunk rows ``rows`` from the index of chunk table ``t``."""
+    return f"""
+        WITH gone AS (DELETE FROM {t}_terms p WHERE p.chunk_id IN (SELECT chunk_id FROM {rows}) RETURNING p.term),
+        lens AS (DELETE FROM {t}_doclen d WHERE d.chunk_id IN (SELECT chunk_id FROM {rows}) RETURNING d.len),
+        stats AS (UPDATE {t}_bm25 SET n = n - (SELECT count(*) FROM lens),
+                         total_len = total_len - (SELECT coalesce(sum(len), 0) FROM lens))
+        UPDATE {t}_df f SET df = f.df - g.c FROM (SELECT term, count(*) AS c FROM gone GROUP BY term) g
+        WHERE f.term = g.term;"""
+
+
 class LexicalIndex(TableAddon):
     """The BM25 index of the chunk table ``table``, on ``conn`` (autocommit connection)."""
 
-    suffixes = ("terms", "doclen")
+    suffixes = ("terms", "doclen", "df", "bm25")
 
     def create(self) -> None:
-        """Create the index tables and the trigger that fills them (inside the caller's
-        transaction, for a new collection)."""
+        """Create the index tables and the statement triggers that fill them (inside the caller's
+        transaction, for a new collection); ``k1`` and ``b`` come from the tuning."""
         t = self.table
+        changed = "(SELECT r.chunk_id, r.title, r.content FROM {0} r JOIN {1} o USING (chunk_id) " + (
+            "WHERE (r.title, r.content) IS DISTINCT FROM (o.title, o.content))"
+        )
+        lock = f"PERFORM 1 FROM {t}_bm25 FOR UPDATE;"
         self._conn.execute(
             f"""
             CREATE INDEX IF NOT EXISTS {t}_source_idx ON {t} (source);
             CREATE TABLE {t}_terms (
-                term TEXT NOT NULL,
-                chunk_id TEXT NOT NULL REFERENCES {t} (chunk_id) ON DELETE CASCADE,
-                tf INT NOT NULL,
-                PRIMARY KEY (term, chunk_id));
+                term TEXT NOT NULL, chunk_id TEXT NOT NULL, tf INT NOT NULL, len INT NOT NULL, impact REAL NOT NULL);
+            CREATE INDEX {t}_terms_impact_idx ON {t}_terms (term, impact DESC) INCLUDE (chunk_id, tf, len);
             CREATE INDEX {t}_terms_chunk_idx ON {t}_terms (chunk_id);
-            CREATE TABLE {t}_doclen (
-                chunk_id TEXT PRIMARY KEY REFERENCES {t} (chunk_id) ON DELETE CASCADE,
-                len INT NOT NULL);
-            CREATE OR REPLACE FUNCTION {t}_index_terms() RETURNS trigger AS $$
-            BEGIN
-                IF TG_OP = 'UPDATE' THEN
-                    DELETE FROM {t}_terms WHERE chunk_id = OLD.chunk_id;
-                    DELETE FROM {t}_doclen WHERE chunk_id = OLD.chunk_id;
-                END IF;
-                INSERT INTO {t}_terms (term, chunk_id, tf)
-                    SELECT lexeme, NEW.chunk_id, coalesce(array_length(positions, 1), 1)
-                    FROM unnest(to_tsvector('english', coalesce(NEW.title, '') || ' ' || NEW.content));
-                INSERT INTO {t}_doclen (chunk_id, len)
-                    SELECT NEW.chunk_id, coalesce(sum(tf), 0) FROM {t}_terms
-                    WHERE chunk_id = NEW.chunk_id;
-                RETURN NULL;
-            END $$ LANGUAGE plpgsql;
-            CREATE TRIGGER {t}_index_terms AFTER INSERT OR UPDATE OF content, title ON {t}
-                FOR EACH ROW EXECUTE FUNCTION {t}_index_terms();
+            CREATE TABLE {t}_doclen (chunk_id TEXT PRIMARY KEY, len INT NOT NULL);
+            CREATE TABLE {t}_df (term TEXT PRIMARY KEY, df INT NOT NULL);
+            CREATE TABLE {t}_bm25 (n BIGINT NOT NULL, total_len BIGINT NOT NULL, k1 FLOAT8 NOT NULL, b FLOAT8 NOT NULL);
+            INSERT INTO {t}_bm25 VALUES (0, 0, {float(self.tuning.bm25_k1)}, {float(self.tuning.bm25_b)});
+            CREATE OR REPLACE FUNCTION {t}_index_added() RETURNS trigger AS $$
+            BEGIN {lock} {_index_rows(t, "added")} RETURN NULL; END $$ LANGUAGE plpgsql;
+            CREATE OR REPLACE FUNCTION {t}_unindex_removed() RETURNS trigger AS $$
+            BEGIN {lock} {_unindex_rows(t, "removed")} RETURN NULL; END $$ LANGUAGE plpgsql;
+            CREATE OR REPLACE FUNCTION {t}_reindex_updated() RETURNS trigger AS $$
+            BEGIN {lock} {_unindex_rows(t, changed.format("removed", "added"))}
+                  {_index_rows(t, changed.format("added", "removed"))} RETURN NULL; END $$ LANGUAGE plpgsql;
+            CREATE OR REPLACE FUNCTION {t}_unindex_all() RETURNS trigger AS $$
+            BEGIN {lock} TRUNCATE {t}_terms, {t}_doclen, {t}_df; UPDATE {t}_bm25 SET n = 0, total_len = 0;
+                  RETURN NULL; END $$ LANGUAGE plpgsql;
+            CREATE TRIGGER {t}_index_added AFTER INSERT ON {t} REFERENCING NEW TABLE AS added
+                FOR EACH STATEMENT EXECUTE FUNCTION {t}_index_added();
+            CREATE TRIGGER {t}_unindex_removed AFTER DELETE ON {t} REFERENCING OLD TABLE AS removed
+                FOR EACH STATEMENT EXECUTE FUNCTION {t}_unindex_removed();
+            CREATE TRIGGER {t}_reindex_updated AFTER UPDATE ON {t} REFERENCING OLD TABLE AS removed NEW TABLE AS added
+                FOR EACH STATEMENT EXECUTE FUNCTION {t}_reindex_updated();
+            CREATE TRIGGER {t}_unindex_all AFTER TRUNCATE ON {t} FOR EACH STATEMENT EXECUTE FUNCTION {t}_unindex_all();
             """
         )
 
+    def current(self) -> bool:
+        """Whether the index has this layout (collections indexed by the earlier per-row trigger do not)."""
+        return self._conn.execute("SELECT to_regclass(%s)", (f"{self.table}_bm25",)).fetchone()[0] is not None
+
+    def rebuild(self) -> None:
+        """Drop the index (and an earlier layout's trigger) and index every chunk again, in one
+        transaction (the caller holds the schema lock)."""
+        t = self.table
+        with self._conn.transaction():
+            for name in ("index_terms", "index_added", "unindex_removed", "reindex_updated", "unindex_all"):
+                self._conn.execute(f"DROP TRIGGER IF EXISTS {t}_{name} ON {t}")
+            self.drop()
+            self.create()
+            self._conn.execute(f"LOCK TABLE {t}_bm25; {_index_rows(t, t)}")
+
     def size(self) -> int:
         """Number of chunks indexed (equals the chunk count when consistent)."""
-        return self._conn.execute(f"SELECT count(*) FROM {self.table}_doclen").fetchone()[0]
+        return self._conn.execute(f"SELECT n FROM {self.table}_bm25").fetchone()[0]
 
     def search(
         self, query: str, k: int, among: list[str] | None = None, where: ChunkFilter | None = None
     ) -> list[tuple[str, float]]:
-        """Top ``k`` chunk ids by BM25 (``k1``, ``b`` from the tuning; Lucene's idf), best first; only chunks
-        in ``among`` when it is given, and only chunks ``where`` allows (collection statistics
-        stay global)."""
+        """Top ``k`` chunk ids by BM25 (``k1``, ``b`` from the tuning; Lucene's idf), best first.
+
+        Args:
+            query: the search text (tokenised like the chunks).
+            k: how many ids to return.
+            among: score only these chunks (exactly: every posting of theirs counts).
+            where: only chunks this filter allows (collection statistics stay global).
+
+        Returns:
+            (chunk id, BM25 score) pairs; each query term reads at most
+            ``tuning.bm25_posting_cap`` postings (highest impact first, those ``where`` allows).
+        """
         t = self.table
         condition, params = (where or ChunkFilter()).to_sql("c")
-        restrict = f"WHERE {condition}" + (" AND p.chunk_id = ANY(%(among)s)" if among is not None else "")
+        if among is not None:  # the few chunks' own postings (chunk index), not the terms' lists
+            postings = """SELECT a.chunk_id, a.tf, a.len FROM among a WHERE a.term = qt.term"""
+        elif where:
+            postings = f"""SELECT p.chunk_id, p.tf, p.len FROM {t}_terms p JOIN {t} c USING (chunk_id)
+                           WHERE p.term = qt.term AND {condition} ORDER BY p.impact DESC LIMIT %(cap)s"""
+        else:
+            postings = f"""SELECT p.chunk_id, p.tf, p.len FROM {t}_terms p
+                           WHERE p.term = qt.term ORDER BY p.impact DESC LIMIT %(cap)s"""
+        among_cte = (
+            f", among AS MATERIALIZED (SELECT term, chunk_id, tf, len FROM {t}_terms WHERE chunk_id = ANY(%(among)s))"
+            if among is not None
+            else ""
+        )
         rows = self._conn.execute(
             f"""
-            WITH q AS (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', %(q)s))),
-            stats AS (SELECT count(*)::float8 AS n, coalesce(avg(len), 1)::float8 AS avgdl
-                      FROM {t}_doclen),
-            df AS (SELECT term, count(*)::float8 AS df FROM {t}_terms JOIN q USING (term)
-                   GROUP BY term)
-            SELECT p.chunk_id,
-                   sum(ln(1 + (stats.n - df.df + 0.5) / (df.df + 0.5))
-                       * p.tf * (%(k1)s + 1)
-                       / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * d.len / stats.avgdl))) AS score
-            FROM {t}_terms p JOIN df USING (term) JOIN {t}_doclen d USING (chunk_id)
-                 JOIN {t} c USING (chunk_id), stats
-            {restrict}
-            GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT %(k)s
+            WITH st AS MATERIALIZED (
+                SELECT n::float8 AS n, greatest(total_len::float8 / greatest(n, 1), 1) AS avgdl FROM {t}_bm25),
+            qt AS MATERIALIZED (
+                SELECT q.term, ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5)) AS idf
+                FROM (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', %(q)s))) q
+                     CROSS JOIN LATERAL (SELECT df FROM {t}_df d WHERE d.term = q.term AND d.df > 0) d, st){among_cte}
+            SELECT h.chunk_id,
+                   sum(qt.idf * h.tf * (%(k1)s + 1) / (h.tf + %(k1)s * (1 - %(b)s + %(b)s * h.len / st.avgdl))) AS score
+            FROM qt CROSS JOIN LATERAL ({postings}) h, st
+            GROUP BY h.chunk_id ORDER BY score DESC, h.chunk_id LIMIT %(k)s
             """,
-            {"q": query, "k": k, "k1": self.tuning.bm25_k1, "b": self.tuning.bm25_b, "among": among, **params},
+            {
+                "q": query,
+                "k": k,
+                "k1": self.tuning.bm25_k1,
+                "b": self.tuning.bm25_b,
+                "among": among,
+                "cap": self.tuning.bm25_posting_cap,
+                **params,
+            },
         ).fetchall()
         return [(r[0], float(r[1])) for r in rows]
 
@@ -99,29 +188,47 @@ class LexicalIndex(TableAddon):
             f"""
             WITH w AS (SELECT word, lexeme FROM unnest(%(words)s::text[]) AS word,
                        LATERAL unnest(to_tsvector('english', word))),
-            n AS (SELECT count(*)::float8 AS n FROM {self.table}_doclen),
-            df AS (SELECT term, count(*)::float8 AS df FROM {self.table}_terms
-                   WHERE term IN (SELECT lexeme FROM w) GROUP BY term)
-            SELECT w.word, max(ln(1 + (n.n - coalesce(df.df, 0) + 0.5) / (coalesce(df.df, 0) + 0.5)))
-            FROM w LEFT JOIN df ON df.term = w.lexeme, n GROUP BY w.word
+            n AS (SELECT n::float8 AS n FROM {self.table}_bm25),
+            df AS (SELECT w.word, coalesce((SELECT df FROM {self.table}_df d WHERE d.term = w.lexeme), 0) AS df FROM w)
+            SELECT df.word, max(ln(1 + (n.n - df.df + 0.5) / (df.df + 0.5))) FROM df, n GROUP BY df.word
             """,
             {"words": list(words)},
         ).fetchall()
         return {word: float(value) for word, value in rows}
 
+    def _holding(self, word: str) -> tuple[str, list[str]]:
+        """(SQL relation, its parameters) of the chunks that may hold ``word`` literally. For
+        words of letters and digits only (``Citus``, ``MongoDB``, ``PostgreSQL 17``), the chunks
+        holding its rarest lexeme — every chunk that holds the words holds their lexemes, so a
+        literal search reads one term's postings instead of the collection; for other names
+        (``work_mem``, dotted names, which the parser may split differently in context), every
+        chunk."""
+        t = self.table
+        if not re.fullmatch(r"[^\W_]+(?: [^\W_]+)*", word):
+            return t, []
+        return (
+            f"""(SELECT c.* FROM {t} c WHERE c.chunk_id IN (
+                    SELECT p.chunk_id FROM {t}_terms p WHERE p.term = (
+                        SELECT v.lexeme FROM unnest(to_tsvector('english', %s)) v
+                        LEFT JOIN {t}_df d ON d.term = v.lexeme ORDER BY coalesce(d.df, 0) LIMIT 1))
+                UNION ALL SELECT c.* FROM {t} c WHERE to_tsvector('english', %s) = ''::tsvector)""",
+            [word, word],
+        )
+
     def absent(self, words: Sequence[str]) -> list[str]:
         """Those of ``words`` that no chunk's title or text contains as a whole word,
         case-insensitively: a setting name such as ``transaction_timeout`` is absent even though
         its parts are indexed words. A dotted name (``functools.lru_cache``) is present when one
-        chunk holds all its parts (documentation rarely spells the dotted form out). One scan of
-        the collection per absent word (a present word stops at its first chunk)."""
+        chunk holds all its parts (documentation rarely spells the dotted form out). Only chunks
+        holding the word's rarest lexeme are read (see :meth:`_holding`)."""
         found = []
         for word in words:
             parts = [re.escape(part) for part in (word.split(".") if " " not in word else [word]) if part]
             condition = " AND ".join(["(title || ' ' || content) ~* %s"] * len(parts))
             patterns = [f"\\m{part}\\M" for part in parts]
+            chunks, params = self._holding(word)
             if not self._conn.execute(
-                f"SELECT EXISTS (SELECT 1 FROM {self.table} WHERE {condition})", patterns
+                f"SELECT EXISTS (SELECT 1 FROM {chunks} h WHERE {condition})", [*params, *patterns]
             ).fetchone()[0]:
                 found.append(word)
         return found
@@ -129,15 +236,15 @@ class LexicalIndex(TableAddon):
     def literal_idf(self, words: Sequence[str]) -> dict[str, float]:
         """Lucene's idf of each of ``words`` counted as a whole literal word (or dotted name),
         case-insensitively — for exact names, which the index splits into common lexemes
-        (``effective_cache_size`` → effect, cach, size). One scan of the collection per word."""
-        rows = self._conn.execute(
-            f"""
-            WITH n AS (SELECT count(*)::float8 AS n FROM {self.table})
-            SELECT word, ln(1 + (n.n - df + 0.5) / (df + 0.5)) FROM n,
-                 LATERAL (SELECT word, (SELECT count(*) FROM {self.table}
-                                        WHERE (title || ' ' || content) ~* ('\\m' || pattern || '\\M'))::float8 AS df
-                          FROM unnest(%(words)s::text[], %(patterns)s::text[]) AS u(word, pattern)) AS counted
-            """,
-            {"words": list(words), "patterns": [re.escape(w) for w in words]},
-        ).fetchall()
-        return {word: float(value) for word, value in rows}
+        (``effective_cache_size`` → effect, cach, size). Reads the chunks holding the word's
+        rarest lexeme (see :meth:`_holding`)."""
+        n = self.size()
+        result = {}
+        for word in words:
+            chunks, params = self._holding(word)
+            df = self._conn.execute(
+                f"SELECT count(*) FROM {chunks} h WHERE (title || ' ' || content) ~* %s",
+                [*params, f"\\m{re.escape(word)}\\M"],
+            ).fetchone()[0]
+            result[word] = math.log(1 + (n - df + 0.5) / (df + 0.5))
+        return result

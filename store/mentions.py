@@ -25,8 +25,9 @@ chunks (re-ingest, source removal) deletes their nodes and edges in the same sta
 
 :meth:`MentionGraph.update` runs after each ingest, in one transaction: it drops edges to
 entities that no longer exist, adds the nodes of unscanned chunks, scans those chunks against
-every alias, and scans the already-scanned chunks against the new aliases only. A run killed
-part-way leaves the chunks unscanned, and the next update finishes the work.
+every alias, and scans the already-scanned chunks that may mention a new alias (those holding
+its rarest word in the BM25 postings) against the new aliases only. A run killed part-way leaves
+the chunks unscanned, and the next update finishes the work.
 """
 
 from __future__ import annotations
@@ -81,6 +82,9 @@ def own_aliases(title: str, text: str) -> set[str]:
 
 def _folded(text: str) -> str:
     """``text`` lower-cased character by character, so offsets match the original."""
+    folded = text.lower()
+    if len(folded) == len(text):  # no character changed length (the usual case): same offsets
+        return folded
     return "".join(ch if len(low := ch.lower()) != 1 else low for ch in text)
 
 
@@ -176,6 +180,34 @@ class MentionGraph(TableAddon):
         )
         return {alias: capitalised for alias, capitalised in rows.fetchall()}
 
+    def _insert(self, target: str, rows: list[tuple], width: int) -> None:
+        """Insert ``rows`` (tuples of ``width`` texts) into ``target`` (``table (columns)``) in one
+        set-based statement per 50k rows (arrays unnested), skipping rows already there."""
+        arrays = ", ".join(["%s::text[]"] * width)
+        for start in range(0, len(rows), 50_000):
+            columns = [list(column) for column in zip(*rows[start : start + 50_000], strict=True)]
+            self._conn.execute(f"INSERT INTO {target} SELECT * FROM unnest({arrays}) ON CONFLICT DO NOTHING", columns)
+
+    def _rescan_query(self, new: list[str]) -> tuple[str, tuple]:
+        """(SQL, parameters) of the scanned chunks that may mention one of the ``new`` aliases:
+        those holding the alias's rarest lexeme in the BM25 postings (:mod:`store.lexical`), as
+        a chunk holding the name holds its words — so adding a source reads a few posting lists,
+        not the collection. Every scanned chunk when an alias has no lexeme (PostgreSQL's stop
+        words). A name written inside a URL or file name (one token to the parser) is not found
+        again this way."""
+        t = self.table
+        rarest = f"""SELECT a.alias, (SELECT v.lexeme FROM unnest(to_tsvector('english', a.alias)) v
+                                      LEFT JOIN {t}_df d ON d.term = v.lexeme ORDER BY coalesce(d.df, 0) LIMIT 1)
+                     FROM unnest(%s::text[]) AS a(alias)"""
+        lexemes = self._conn.execute(rarest, (new,)).fetchall()
+        columns = f"SELECT c.chunk_id, coalesce(c.title, ''), c.content FROM {t}_linked JOIN {t} c USING (chunk_id)"
+        if any(lexeme is None for _, lexeme in lexemes):
+            return columns, ()
+        return (
+            f"{columns} WHERE c.chunk_id IN (SELECT p.chunk_id FROM {t}_terms p WHERE p.term = ANY(%s))",
+            (sorted({lexeme for _, lexeme in lexemes}),),
+        )
+
     def update(self) -> GraphUpdate:
         """Bring the graph in step with the chunk table (see the module docstring); one
         transaction, serialised per collection by an advisory lock.
@@ -199,12 +231,7 @@ class MentionGraph(TableAddon):
                 for kind, name in entity_names(title, text)
                 for alias in aliases(name)
             ]
-            with conn.cursor() as cur:
-                cur.executemany(
-                    f"INSERT INTO {t}_entities (alias, chunk_id, name, kind) VALUES (%s, %s, %s, %s) "
-                    "ON CONFLICT DO NOTHING",
-                    entity_rows,
-                )
+            self._insert(f"{t}_entities (alias, chunk_id, name, kind)", entity_rows, 4)
             dropped = conn.execute(
                 f"DELETE FROM {t}_mentions m WHERE NOT EXISTS (SELECT 1 FROM {t}_entities e WHERE e.alias = m.alias)"
             ).rowcount
@@ -214,32 +241,23 @@ class MentionGraph(TableAddon):
             mention_rows = [
                 (cid, alias)
                 for cid, title, text in fresh
+                for own in [own_aliases(title, text)]  # once per chunk, not once per mention
                 for alias in matcher.mentions(text)
-                if alias not in own_aliases(title, text)
+                if alias not in own
             ]
             new_aliases = {a: c for a, c in known.items() if a not in before}
             rescanned = 0
             if new_aliases:
                 new_matcher = MentionMatcher(new_aliases)
                 with conn.cursor(name=f"{t}_rescan") as cur:  # server-side: streams a large collection
-                    cur.execute(
-                        f"SELECT c.chunk_id, coalesce(c.title, ''), c.content "
-                        f"FROM {t}_linked JOIN {t} c USING (chunk_id)"
-                    )
+                    cur.execute(*self._rescan_query(list(new_aliases)))
                     for cid, title, text in cur:
                         rescanned += 1
                         own = own_aliases(title, text)
                         mention_rows += [(cid, a) for a in new_matcher.mentions(text) if a not in own]
-            with conn.cursor() as cur:
-                cur.executemany(
-                    f"INSERT INTO {t}_mentions (chunk_id, alias) VALUES (%s, %s) ON CONFLICT DO NOTHING", mention_rows
-                )
-                cur.executemany(
-                    f"INSERT INTO {t}_linked (chunk_id) VALUES (%s) ON CONFLICT DO NOTHING", [(c[0],) for c in fresh]
-                )
-                cur.executemany(
-                    f"INSERT INTO {t}_scanned (alias) VALUES (%s) ON CONFLICT DO NOTHING", [(a,) for a in new_aliases]
-                )
+            self._insert(f"{t}_mentions (chunk_id, alias)", mention_rows, 2)
+            self._insert(f"{t}_linked (chunk_id)", [(c[0],) for c in fresh], 1)
+            self._insert(f"{t}_scanned (alias)", [(a,) for a in new_aliases], 1)
         return GraphUpdate(
             chunks_scanned=len(fresh),
             entities_added=len(entity_rows),
@@ -259,20 +277,22 @@ class MentionGraph(TableAddon):
         link); only targets ``where`` allows."""
         if not chunk_ids:
             return []
-        t = self.table
+        t = self.table  # the chunk count is read from the BM25 statistics row (store.lexical), not counted
         condition, params = (where or ChunkFilter()).to_sql("c")
         rows = self._conn.execute(
-            f"""WITH hubs AS (
-                    SELECT alias FROM {t}_mentions GROUP BY alias
-                    HAVING count(*) > greatest(%(floor)s, %(share)s * (SELECT count(*) FROM {t}_linked))),
+            f"""WITH m AS MATERIALIZED (SELECT chunk_id, alias FROM {t}_mentions WHERE chunk_id = ANY(%(ids)s)),
+                hubs AS (
+                    SELECT alias FROM {t}_mentions WHERE alias IN (SELECT alias FROM m) GROUP BY alias
+                    HAVING count(*) > greatest(%(floor)s, %(share)s * (SELECT n FROM {t}_bm25))),
                 targets AS (
                     SELECT e.alias, e.name, e.chunk_id,
                            row_number() OVER (PARTITION BY e.alias ORDER BY c.chunk_index, e.chunk_id) AS nth
                     FROM {t}_entities e JOIN {t} c USING (chunk_id)
-                    WHERE e.chunk_id <> ALL(%(skip)s) AND {condition})
+                    WHERE e.alias IN (SELECT alias FROM m) AND e.alias NOT IN (SELECT alias FROM hubs)
+                          AND e.chunk_id <> ALL(%(skip)s) AND {condition})
                 SELECT m.chunk_id, min(g.name), g.chunk_id
-                FROM {t}_mentions m JOIN targets g USING (alias)
-                WHERE m.chunk_id = ANY(%(ids)s) AND g.nth <= %(per)s AND m.alias NOT IN (SELECT alias FROM hubs)
+                FROM m JOIN targets g USING (alias)
+                WHERE g.nth <= %(per)s
                 GROUP BY m.chunk_id, g.chunk_id
                 ORDER BY array_position(%(ids)s, m.chunk_id), min(g.name), g.chunk_id""",
             {

@@ -102,7 +102,7 @@ def test_graph_updates_incrementally_on_reingest_and_delete(corpus):
     assert graph.mentions_of(rush) == ["toronto"]  # … and so does the edge to it
     (folder / "peart.md").write_text(DOCS["peart.md"])  # back again: earlier chunks are rescanned for it
     report = app.ingest([folder])
-    assert report.graph.chunks_scanned == 1 and report.graph.rescanned == 5
+    assert report.graph.chunks_scanned == 1 and 1 <= report.graph.rescanned < 5  # only chunks with its words
     assert graph.mentions_of(rush) == ["neil peart", "toronto"]
     (folder / "rush.md").write_text("# Rush (band)\n\nRush recorded in Toronto.")  # edited: new chunk, new edges
     report = app.ingest([folder])

@@ -11,6 +11,7 @@ import pytest
 from core.errors import CollectionNotFoundError, EmbeddingMismatchError, IngestError, StoreUnavailableError
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from store.chunks import ChunkStore
+from store.filters import ChunkFilter
 from tests.conftest import DATA
 
 
@@ -168,3 +169,86 @@ def test_collection_built_with_another_embedding_model(make_app):
 def test_unreachable_database_url():
     with pytest.raises(StoreUnavailableError, match="cannot connect to PostgreSQL"):
         ChunkStore.open("postgresql://nobody@127.0.0.1:1/none", "x", load_embedding_model("wordllama"))
+
+
+def _recount(store) -> tuple[int, int, dict]:
+    """The BM25 statistics recounted from the chunk table (what the triggers must maintain)."""
+    conn, t = store._conn, store.table
+    n, total = conn.execute(
+        f"""SELECT count(*), coalesce(sum(l), 0) FROM (
+                SELECT chunk_id, sum(coalesce(array_length(positions, 1), 1)) AS l
+                FROM {t}, unnest(to_tsvector('english', coalesce(title, '') || ' ' || content)) GROUP BY chunk_id) x"""
+    ).fetchone()
+    df = dict(
+        conn.execute(
+            f"""SELECT lexeme, count(*) FROM {t}, unnest(to_tsvector('english', coalesce(title, '') || ' ' || content))
+                GROUP BY lexeme"""
+        ).fetchall()
+    )
+    return n, total, df
+
+
+def _maintained(store) -> tuple[int, int, dict]:
+    conn, t = store._conn, store.table
+    n, total = conn.execute(f"SELECT n, total_len FROM {t}_bm25").fetchone()
+    df = dict(conn.execute(f"SELECT term, df FROM {t}_df WHERE df > 0").fetchall())
+    return n, total, df
+
+
+def test_bm25_statistics_stay_exact_for_any_writer(make_app, tmp_path):
+    app = make_app()
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    store = app.services.store
+    assert _maintained(store) == _recount(store)
+    t = store.table
+    vector = "[" + ",".join(["0"] * (store.embedding.dimension - 1) + ["1"]) + "]"
+    _sql(app, f"INSERT INTO {t} (chunk_id, content, embedding, source, title) VALUES ('x1', 'Quagga xyzzyq quagga.', "
+         f"'{vector}', 'sql:hand', 'Quagga')")  # fmt: skip
+    _sql(app, f"UPDATE {t} SET content = 'The okapi is a giraffid.' WHERE chunk_id = 'x1'")
+    _sql(app, f"UPDATE {t} SET version = '2' WHERE chunk_id = 'x1'")  # not the text: nothing to reindex
+    assert _maintained(store) == _recount(store)
+    assert store.lexical.search("okapi", 5)[0][0] == "x1" and store.lexical.search("xyzzyq", 5) == []
+    _sql(app, f"DELETE FROM {t} WHERE chunk_id IN (SELECT chunk_id FROM {t} ORDER BY chunk_id LIMIT 40)")
+    assert _maintained(store) == _recount(store)
+    _sql(app, f"TRUNCATE {t} CASCADE")
+    assert store.lexical.size() == 0 and store.lexical.search("league", 5) == []
+
+
+def test_common_terms_read_only_their_top_postings(make_app, tmp_path):
+    import dataclasses
+
+    app = make_app()
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    lexical = app.services.store.lexical
+    exact = lexical.search("American football league", 100)
+    lexical.tuning = dataclasses.replace(lexical.tuning, bm25_posting_cap=3)
+    capped = lexical.search("American football league", 10)
+    assert len(capped) <= 9 < len(exact)  # at most 3 postings of each of the 3 terms were read
+    scores = dict(exact)
+    assert all(score <= scores[cid] + 1e-9 for cid, score in capped)  # a capped score misses terms, never adds
+
+
+def test_filters_apply_on_the_hnsw_index(make_app):
+    app = make_app()
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    store = app.services.store
+    assert not store.vectors.exists()  # a small collection is searched exactly
+    exact = store.dense_search("American football league", 5)
+    assert store.finish_load(min_chunks=0) and store.vectors.exists()
+    assert [cid for cid, _ in store.dense_search("American football league", 5)] == [cid for cid, _ in exact]
+    title = store.fetch([exact[-1][0]])[exact[-1][0]]["title"]
+    only = ChunkFilter.build(fields={"title": title})
+    hits = store.dense_search("American football league", 5, only)
+    assert hits and {store.fetch([cid])[cid]["title"] for cid, _ in hits} == {title}  # iterative scan: not empty
+    found = store.search("American football league", 5, only)
+    assert found and {c["title"] for c in found} == {title}
+
+
+def test_an_index_of_the_earlier_layout_is_rebuilt_on_open(make_app):
+    app = make_app()
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    store = app.services.store
+    _sql(app, f"DROP TABLE {store.table}_bm25")  # as a collection indexed by the per-row trigger lacks it
+    reopened = make_app(app.settings.collection).services.store
+    assert reopened.lexical.current() and _maintained(reopened) == _recount(reopened)
+    assert reopened.lexical.search("Donnie Smith", 3)
