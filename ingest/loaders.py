@@ -150,9 +150,14 @@ def _read_html(raw: str, path: Path) -> tuple[str, str]:
     return text, title or path.stem
 
 
+WESTERN = ("cp1252", "latin_1", "iso8859_15")
+"""Encodings preferred when charset-normalizer finds several equally plausible."""
+
+
 def decode_text(raw_bytes: bytes) -> str:
     """``raw_bytes`` as text: UTF-8 when it decodes, else the encoding charset-normalizer finds
-    most plausible (Latin-1 / cp1252, UTF-16 with or without a BOM, …).
+    most plausible (Latin-1 / cp1252, UTF-16 with or without a BOM, …), windows-1252 among
+    equally plausible ones (the WHATWG Encoding Standard's reading of Latin-1).
 
     Raises:
         UnreadableSourceError: no encoding fits (a binary file), or the text holds NUL bytes.
@@ -162,10 +167,14 @@ def decode_text(raw_bytes: bytes) -> str:
     except UnicodeDecodeError as exc:
         from charset_normalizer import from_bytes
 
-        best = from_bytes(raw_bytes).best()
+        matches = from_bytes(raw_bytes)
+        best = matches.best()
         if best is None:
             raise UnreadableSourceError(f"not text in any known encoding ({exc.reason} at byte {exc.start})") from exc
-        text = str(best)
+        # short texts fit several single-byte code pages equally well (cp1250 and cp1257 read
+        # Latin-1 "è" as "č"): break the tie for windows-1252, as browsers do for Latin-1 labels
+        tied = [m for m in matches if (m.chaos, m.coherence) == (best.chaos, best.coherence)]
+        text = str(next((m for m in tied if m.encoding in WESTERN), best))
     if "\x00" in text:
         raise UnreadableSourceError("contains NUL bytes: a binary file with a text suffix?")
     return text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.loaders import UnreadableSourceError, detect_qa_format, iter_files, load_file
+from ingest.loaders import UnreadableSourceError, decode_text, detect_qa_format, iter_files, load_file
 from tests.conftest import read_jsonl
 
 
@@ -125,3 +125,14 @@ def test_office_documents_and_text_in_other_encodings_are_read(tmp_path):
 )
 def test_qa_format_detection(dataset, fmt):
     assert detect_qa_format(read_jsonl(dataset)[0]) == fmt
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Café Grünwald serves crème brûlée. The owner is Hélène Müller.",
+        "La crêperie où Hélène travaille. Ça coûte 5 €.",
+    ],
+)
+def test_short_western_text_is_read_as_windows_1252_not_another_code_page(text):
+    assert decode_text(text.encode("cp1252")) == text  # cp1250 and cp1257 fit as well: "crčme"
