@@ -13,6 +13,9 @@ request, one call at a time, in a worker thread (the event loop stays free). A u
 from __future__ import annotations
 
 import json
+import os
+import signal
+import sys
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
@@ -24,6 +27,7 @@ from pydantic import BaseModel, Field
 from agentic_rag.options import Collection, DataDir, Embedding, settings_from
 from core.errors import AgenticRagError, CollectionNotFoundError
 from core.settings import Settings
+from core.telemetry_export import configure_telemetry
 from graph.context import RunContext
 
 DEFAULT_PORT = 8765
@@ -218,12 +222,26 @@ def mcp(
 ) -> None:
     """Serve ask, search and ingest over the Model Context Protocol (stdio, or --http at
     http://127.0.0.1:PORT/mcp)."""
-    server, shared = build_server(settings_from(data_dir, collection, embedding), allow_ingest)
+    settings = settings_from(data_dir, collection, embedding)
+    configure_telemetry(settings)  # before the first request, so its tools/call span is exported too
+    server, shared = build_server(settings, allow_ingest)
     try:
         if http:
             typer.echo(f"MCP endpoint: http://127.0.0.1:{port}/mcp", err=True)
             server.run("streamable-http", host="127.0.0.1", port=port)
         else:
+            # the stdio transport waits for stdin in a worker thread that a signal cannot stop:
+            # Ctrl-C and SIGTERM release the app (and the embedded server) and end the process
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(signum, partial(_stop, shared))
             server.run("stdio")
     finally:
         shared.close()
+
+
+def _stop(shared: _Shared, signum: int, _frame: Any) -> None:
+    """Signal handler of the stdio server: close the app, say why, exit with 128 + the signal."""
+    shared.close()
+    sys.stderr.write(f"agentic-rag mcp: stopped ({signal.Signals(signum).name})\n")
+    sys.stderr.flush()
+    os._exit(128 + signum)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -103,3 +104,24 @@ def test_streamable_http_with_ingest_allowed(data_dir, tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=60)
+
+
+def test_a_stdio_server_stops_on_sigint_and_sigterm_with_stdin_still_open(hotpot_app, data_dir):
+    initialize = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }  # fmt: skip
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        args = [CLI, "mcp", "--data-dir", str(data_dir), "--collection", "hotpot_smoke"]
+        server = subprocess.Popen(
+            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            server.stdin.write(json.dumps(initialize) + "\n")
+            server.stdin.flush()
+            assert json.loads(server.stdout.readline())["id"] == 1  # serving, stdin left open
+            server.send_signal(signum)
+            assert server.wait(timeout=20) == 128 + signum
+            assert f"stopped ({signal.Signals(signum).name})" in server.stderr.read()
+        finally:
+            server.kill()
