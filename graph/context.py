@@ -100,7 +100,7 @@ class RunContext:
         if self.deciders not in ("auto", "llm", "rules"):
             problems.append(f"deciders={self.deciders!r} (allowed auto, llm, rules)")
         if problems:
-            raise ConfigurationError(f"invalid run setting {', '.join(problems)}")
+            raise ConfigurationError(f"invalid run setting: {', '.join(problems)}")
 
     @classmethod
     def from_mapping(cls, values: dict | None) -> "RunContext":
