@@ -62,7 +62,8 @@ class Answer:
     """How well the evidence supports the answer (or, for an abstention, the closest sentence),
     0–1: the blended term and embedding support of the answer sentences, scaled by
     ``untyped_support`` when no answer span backs it; 0 for an abstention on a thing no document
-    names; ``None`` when the generator cannot say (an LLM answer)."""
+    names; 1 for an abstention on a question with no content word (nothing was looked for, so
+    the abstention is not sure); ``None`` when the generator cannot say (an LLM answer)."""
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,8 @@ class ExtractiveGenerator:
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=support)
         closest = ranked[:2]
         support = closest[0].support if closest and answerable else 0.0
+        if not weights:  # nothing in the question to look for ("and when was that?"): no sure abstention
+            support = 1.0
         never = f" (they never mention {', '.join(request.absent_terms)})" if request.absent_terms else ""
         if not closest:
             text = f"{NO_ANSWER} contain an answer to this question{never}, and nothing related was found."

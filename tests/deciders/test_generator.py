@@ -226,3 +226,8 @@ def test_a_well_supported_extractive_answer_wins_a_disagreement_with_the_model()
     assert kept.short_answer == "New England Revolution" and kept.note is None
     agreeing = scripted(generate=answer_reply("He plays in MLS [2].", "Major League Soccer"))
     assert LLMGenerator(agreeing, Tuning(extractive_over_model=0.0)).generate(request).decider.startswith("llm:")
+
+
+def test_an_abstention_on_a_question_with_no_content_words_is_not_sure():
+    answer = ExtractiveGenerator().generate(AnswerRequest("And when was that?", [DONNIE], "answer"))
+    assert answer.abstained and answer.support == 1.0  # its confidence: sufficient ceiling × (1 − 1) = 0
