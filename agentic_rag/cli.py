@@ -8,6 +8,7 @@ import signal
 import sys
 import uuid
 import warnings
+from datetime import timedelta
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Optional
@@ -15,6 +16,7 @@ from typing import Annotated, Optional
 import typer
 
 from agentic_rag.demo import demo
+from agentic_rag.eval_cli import evaluate
 from agentic_rag.mcp_server import mcp
 from agentic_rag.models_cli import models
 from agentic_rag.options import (
@@ -33,6 +35,7 @@ from agentic_rag.options import (
     thread_settings,
 )
 from agentic_rag.output import checkpoint_line, print_ingest, print_result, print_rows, stream_printer, thread_line
+from agentic_rag.threads import prune_threads
 from core.errors import AgenticRagError, ConfigurationError, IngestError
 from graph.context import RunContext, validate_question
 
@@ -40,6 +43,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help="Agentic RAG 
 app.add_typer(models, name="model")
 app.command()(demo)
 app.command()(mcp)
+app.command("eval", short_help="Compare standard and agentic RAG on a QA dataset and its corpus.")(evaluate)
 
 
 @app.callback()
@@ -213,6 +217,19 @@ def threads(
 
 
 @app.command()
+def prune(
+    older_than: Annotated[float, typer.Option("--older-than", help="Age in days of a thread's newest checkpoint.")],
+    data_dir: DataDir = None,
+) -> None:
+    """Delete the threads whose last checkpoint is older than --older-than days (every collection)."""
+    if older_than < 0:
+        raise ConfigurationError(f"--older-than {older_than}: give a number of days, 0 or more")
+    with open_app(settings_from(data_dir, None)) as application:
+        gone = prune_threads(application.checkpointer, timedelta(days=older_than))
+    typer.echo(f"deleted {len(gone)} thread(s) last updated more than {older_than:g} day(s) ago")
+
+
+@app.command()
 def history(
     thread: ThreadId,
     as_json: AsJson = False,
@@ -245,90 +262,6 @@ def replay(
     print_result(
         result, as_json, partial(resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
     )
-
-
-@app.command("eval", short_help="Compare standard and agentic RAG on a QA dataset and its corpus.")
-def evaluate(
-    dataset: Annotated[
-        Path, typer.Argument(help="HotpotQA/2Wiki/MuSiQue/pgdocs-qa .jsonl, or a SQuAD 2.0 *_queries.json.")
-    ],
-    modes: Annotated[
-        str,
-        typer.Option(help="Comma-separated: standard, agentic, agentic-query, agentic-adaptive, agentic-decompose."),
-    ] = "standard,agentic",
-    k: Annotated[int, typer.Option("--k", help="Chunks handed to the generator in every mode.")] = 5,
-    limit: Annotated[Optional[int], typer.Option(help="Only the first N questions.")] = None,
-    out: Annotated[Optional[Path], typer.Option(help="Output folder (default eval-out/<dataset>).")] = None,
-    dataset_format: Annotated[
-        Optional[str], typer.Option("--format", help="hotpotqa | musique | squad | pgdocs (detected when omitted).")
-    ] = None,
-    corpus: Annotated[
-        Optional[Path],
-        typer.Option(
-            help="pgdocs: the folder of documents to ingest (default /usr/share/doc/postgresql-doc-15/html, "
-            "installed with apt-get when missing)."
-        ),
-    ] = None,
-    deciders: Deciders = None,
-    max_retries: Annotated[int, typer.Option(help="Hops allowed after the first in agentic modes (0–3).")] = 2,
-    data_dir: DataDir = None,
-) -> None:
-    """Compare standard (single-shot) and agentic RAG on a QA dataset: its paragraphs pooled into
-    one corpus, or for pgdocs-qa a folder of documents (--corpus). Ctrl-C keeps the results so
-    far; the same command continues where it stopped."""
-    from agentic_rag.app import App
-    from evaluation.datasets import FORMATS, detect_format
-    from evaluation.pgdocs import ensure_corpus
-    from evaluation.report import write_report
-    from evaluation.runner import EvalConfig, EvalRun
-
-    if not 1 <= k <= 50:
-        raise ConfigurationError(f"--k {k} is out of range (1–50)")
-    if dataset_format is not None and dataset_format not in FORMATS:
-        raise ConfigurationError(f"unknown --format '{dataset_format}'; use {', '.join(FORMATS)}")
-    fmt = dataset_format or detect_format(dataset)
-    if corpus is not None and fmt != "pgdocs":
-        raise ConfigurationError(f"--corpus is for pgdocs datasets; {dataset.name} ({fmt}) brings its own paragraphs")
-    folder = ensure_corpus(corpus, partial(typer.echo, err=True)) if fmt == "pgdocs" else None
-    config = EvalConfig(
-        dataset=str(dataset.resolve()),
-        format=fmt,
-        modes=[m.strip() for m in modes.split(",") if m.strip()],
-        k=k,
-        deciders=deciders or "auto",
-        max_retries=max_retries,
-        limit=limit,
-        corpus=str(folder) if folder else None,
-    )
-    RunContext(deciders=config.deciders, max_evidence=k, retrieve_k=k, max_retries=max_retries)  # validate early
-    out = out or Path("eval-out") / dataset.stem
-    settings = settings_from(data_dir, None)
-    run = EvalRun(lambda name: App(settings.model_copy(update={"collection": name})), config, out)
-    try:
-        if folder:
-            typer.echo(f"ingesting {folder} (unchanged files are skipped) …", err=True)
-        chunks = run.build_corpus(progress=sys.stderr.isatty())
-        typer.echo(f"corpus: {chunks} chunks; {len(run.items)} questions; results in {out}", err=True)
-        records, completed = run.run(progress=sys.stderr.isatty())
-        meta = {
-            "dataset": dataset.name,
-            "format": fmt,
-            "k": k,
-            "deciders": run.config.deciders,
-            "chunks": run.app.services.store.count(),
-            "questions": len(run.items),
-            "completed": completed,
-            **({"corpus": str(folder)} if folder else {}),
-        }
-        _, plots_note = write_report(records, meta, out)
-    finally:
-        run.close()
-    typer.echo((out / "report.md").read_text())
-    if plots_note:
-        typer.echo(plots_note, err=True)
-    if not completed:
-        typer.echo(f"interrupted after {len(records)} results; run the same command to continue", err=True)
-        raise typer.Exit(130)
 
 
 def main() -> None:

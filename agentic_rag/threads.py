@@ -3,6 +3,7 @@ checkpoint history, and the collection a thread was asked on."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -95,3 +96,27 @@ def history_rows(graph: CompiledStateGraph, thread_id: str) -> list[dict]:
         )
         previous_next = snapshot.next
     return rows
+
+
+def prune_threads(checkpointer: BaseCheckpointSaver, older_than: timedelta, now: datetime | None = None) -> list[str]:
+    """Delete every thread whose newest checkpoint is older than ``older_than`` (checkpoint
+    growth): all its checkpoints and pending writes, through the saver's ``delete_thread``.
+
+    Args:
+        checkpointer: the SQLite or PostgreSQL saver.
+        older_than: age of the newest checkpoint from which a thread goes.
+        now: the current time (UTC; default: now).
+
+    Returns:
+        The deleted thread ids.
+    """
+    newest: dict[str, datetime] = {}
+    for item in checkpointer.list(None):
+        thread_id = item.config["configurable"]["thread_id"]
+        when = datetime.fromisoformat(item.checkpoint["ts"])
+        newest[thread_id] = max(when, newest.get(thread_id, when))
+    cutoff = (now or datetime.now(timezone.utc)) - older_than
+    gone = [thread_id for thread_id, when in newest.items() if when < cutoff]
+    for thread_id in gone:
+        checkpointer.delete_thread(thread_id)
+    return gone

@@ -316,3 +316,25 @@ def test_a_thread_remembers_its_collection_and_a_failed_ask_leaves_no_thread(cli
     assert failed.returncode == CollectionNotFoundError.exit_code
     missing = run("history", failed.stderr.split()[1])
     assert missing.returncode == ThreadError.exit_code and "no thread" in one_line_error(missing)
+
+
+def test_prune_deletes_the_threads_last_updated_before_the_cutoff(tmp_path, cli):
+    from datetime import datetime, timedelta, timezone
+
+    from agentic_rag.app import App
+    from agentic_rag.threads import prune_threads
+    from core.settings import Settings
+
+    app = App(Settings(data_dir=tmp_path, collection="prune"))  # its own checkpoints: pruning leaves others alone
+    try:
+        old, new = app.ask("Hello!")["thread_id"], app.ask("Thanks!")["thread_id"]
+        assert prune_threads(app.checkpointer, timedelta(days=1)) == []  # both written just now
+        later = datetime.now(timezone.utc) + timedelta(days=2)
+        app.ask("Goodbye!", thread_id=new)  # no effect on the cutoff: both are two days old "later"
+        assert sorted(prune_threads(app.checkpointer, timedelta(days=1), now=later)) == sorted([old, new])
+        assert not app.has_thread(old) and not app.has_thread(new)
+    finally:
+        app.close()
+    pruned = cli("prune", "--older-than", "30")
+    assert pruned.returncode == 0 and pruned.stdout.startswith("deleted 0 thread(s) last updated more than 30 day(s)")
+    assert cli("prune", "--older-than", "-1").returncode != 0
