@@ -125,6 +125,19 @@ class LLMGenerator(LLMDecider):
         super().__init__(model, tuning, limits)
         self._fallback = ExtractiveGenerator(tuning, embeddings)
 
+    def _doubt(self, short: str, request: AnswerRequest, extractive: Answer) -> str | None:
+        """Why the model's short answer is not kept — in no passage, of the wrong form, or against
+        a well-supported extractive one — or ``None``."""
+        question = request.question
+        if invented(short, question, request.evidence):
+            return f"short answer {short!r} is in no passage"
+        if wrong_type(short, question):
+            return f"short answer {short!r} is not the {expected_type(question)} asked for"
+        strong = not extractive.abstained and (extractive.support or 0.0) >= self.tuning.extractive_over_model
+        if strong and extractive.short_answer and not same_answer(short, extractive.short_answer):
+            return f"short answer {short!r} disagrees with a well-supported {extractive.short_answer!r}"
+        return None
+
     def generate(self, request: AnswerRequest) -> Answer:
         evidence = request.evidence
         user = prompts.USER.format(
@@ -150,16 +163,9 @@ class LLMGenerator(LLMDecider):
             text = text or ""
             bare = text.strip(" .`'\"").lower()
             failure = failure or ("empty reply" if not bare or bare in NO_SHORT_ANSWER else None)
-        named = short and short.lower() not in NO_SHORT_ANSWER
-        if not failure and request.mode == "answer" and named and invented(short, request.question, evidence):
-            failure = f"short answer {short!r} is in no passage"
-        if not failure and request.mode == "answer" and named and wrong_type(short, request.question):
-            failure = f"short answer {short!r} is not the {expected_type(request.question)} asked for"
+        named = bool(short) and short.lower() not in NO_SHORT_ANSWER  # a short answer exists in answer mode only
         extractive = self._fallback.generate(request) if failure or named else None
-        if not failure and named and not (extractive.abstained or not extractive.short_answer):
-            strong = (extractive.support or 0.0) >= self.tuning.extractive_over_model
-            if strong and not same_answer(short, extractive.short_answer):
-                failure = f"short answer {short!r} disagrees with a well-supported {extractive.short_answer!r}"
+        failure = failure or (self._doubt(short, request, extractive) if named else None)
         if failure:
             extractive.note = f"{failure}; extractive answer instead"
             return extractive

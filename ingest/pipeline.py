@@ -56,8 +56,9 @@ class IngestReport:
     """What the mention-graph update after the writes did."""
     interrupted: bool = False
     """Stopped by Ctrl-C: the files counted were written (a batch of files per transaction), the
-    rest not, and the folder was not mirrored; the same ingest again continues (unchanged files are
-    skipped by hash)."""
+    rest not, and the folder was not mirrored nor its vector index rebuilt (searches are exact
+    meanwhile); the same ingest again continues (unchanged files are skipped by hash) and
+    finishes both."""
 
     def skipped_by_reason(self) -> dict[str, int]:
         """How many files were skipped for each reason (the reason without its details in
@@ -130,17 +131,6 @@ class SourceBatcher:
         # building it again after the load (finish_load), so it is dropped; searches meanwhile are exact.
         if self.written > max(self.start_size, self.store.tuning.hnsw_min_chunks) and self.store.vectors.exists():
             self.store.vectors.drop_index()
-
-
-def store_source(
-    store: ChunkStore, source: Source, report: IngestReport, progress: bool = False, unbacked: Container[str] = ()
-) -> None:
-    """Write one source unless its recorded content hash is unchanged and it is not among
-    ``unbacked``; with ``progress``, a chunk-level progress bar for a large source. The mention
-    graph is left to :func:`store_sources` / :func:`ingest_files`, once per run."""
-    batcher = SourceBatcher(store, report, progress, unbacked)
-    batcher.add(source)
-    batcher.flush()
 
 
 def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestReport) -> None:
