@@ -1,5 +1,5 @@
-"""Read-only views of the checkpointed threads: status, the recent-threads list, a thread's
-checkpoint history, and the collection a thread was asked on."""
+"""The checkpointed threads: status, the recent-threads list, a thread's checkpoint history, the
+collection a thread was asked on, and pruning old threads."""
 
 from __future__ import annotations
 
