@@ -147,6 +147,18 @@ _DEFAULT_VALUE = re.compile(
     r"\s+by\s+default\b",
     re.I,
 )
+_MEASURES: list[tuple[Literal["quantity", "number"], re.Pattern]] = [
+    (
+        "quantity",
+        re.compile(
+            r"\b(how (?:long|large|big|wide|old|far|often)|how much (?:time|memory|disk|space|storage|ram)|"
+            r"(?:memory|disk|space|timeout|interval|delay|size) budget)\b",
+            re.I,
+        ),
+    ),
+    ("number", re.compile(r"\b(how many|what (?:port|number|percentage))\b", re.I)),
+]
+"""Question wordings that ask for a measure, checked in order (see :func:`default_measure`)."""
 _YES = "Yes"
 _NO = "No"
 _NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|without|neither|nor)\b", re.I)
@@ -177,11 +189,22 @@ def expected_type(question: str) -> AnswerType:
     return "other"
 
 
+def default_measure(question: str) -> Literal["quantity", "number"] | None:
+    """What a default asked for must be: ``quantity`` ("how much time passes … by default?"),
+    ``number`` ("what port … if I never touch the config?") or ``None`` (any value: "how much
+    information …?" asks for a setting)."""
+    for kind, pattern in _MEASURES:
+        if pattern.search(question):
+            return kind
+    return None
+
+
 def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     """Spans of ``sentence`` of type ``kind``, in order; spans whose terms all appear in
     ``question`` are left out (the question's own words are not its answer).
 
-    ``default`` is the value after "default is / defaults to" (or before "by default");
+    ``default`` is the value after "default is / defaults to" (or before "by default"), kept
+    only when it is the measure the question asks for (:func:`default_measure`);
     ``yes_no`` gives "No" for a negated sentence and
     "Yes" otherwise; names (person, place, organisation) are capitalised names, and a place may
     also be a file name or path; ``other`` gives nothing.
@@ -189,6 +212,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     asked = term_set(question)
     if kind == "default":
         found = [m["value"] or m["comma"] or m["before"] for m in _DEFAULT_VALUE.finditer(sentence)]
+        if measure := default_measure(question):
+            found = [value for value in found if SPAN_PATTERNS[measure].search(value)]
     elif kind == "yes_no":
         return [_NO if _NEGATION.search(sentence) else _YES]
     elif kind in ("person", "organisation"):

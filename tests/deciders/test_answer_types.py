@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from deciders.answer_types import expected_type, spans
+from deciders.answer_types import default_measure, expected_type, spans
 
 
 @pytest.mark.parametrize(
@@ -43,6 +43,22 @@ def test_default_value_after_default_is_or_before_by_default():
     assert spans("B-trees use a default fillfactor of 90, but any value can be selected.", "default") == ["90"]
     assert spans("This parameter defaults to on.", "default") == ["on"]
     assert spans("Sets the port number.", "default") == []  # no stated default: no span
+
+
+def test_a_default_asked_as_a_measure_must_be_one():
+    """'0.9' is checkpoint_completion_target's default, not the time between checkpoints; 'on'
+    is no number of bytes (pgdocs pg-010, pg-023)."""
+    question = "If write volume is low, how much time passes between automatic checkpoints by default?"
+    assert default_measure(question) == "quantity"
+    assert spans("With the default value of 0.9, checkpoints spread out.", "default", question) == []
+    assert spans("The default is five minutes (5min).", "default", question) == ["five minutes (5min)"]
+    question = "How many bytes of query text are kept per session by default?"
+    assert default_measure(question) == "number"
+    assert spans("This parameter is on by default.", "default", question) == []
+    assert spans("The default value is 1024 bytes.", "default", question) == ["1024 bytes"]
+    question = "What's the out-of-the-box setting for how much information gets written to the WAL?"
+    assert default_measure(question) is None  # a setting, any value
+    assert spans("The default value is replica, which writes enough data.", "default", question) == ["replica"]
 
 
 def test_quantities_numbers_and_dates():
