@@ -160,6 +160,8 @@ def ask(
     with open_app(thread_settings(data_dir, collection, embedding, thread if given else None)) as application:
         try:
             known = given and application.has_thread(thread)
+            if not known:  # a missing or empty collection fails here, before a thread id is printed
+                application.services.require_chunks()
             typer.echo(f"thread: {thread}" + (" (continued)" if known else " (new)" if given else ""), err=True)
             on_event = stream_printer() if stream and not as_json else None
             result = application.ask(question, thread_id=thread, context=context, on_event=on_event)

@@ -206,6 +206,7 @@ def test_asking_a_collection_that_does_not_exist(cli):
     proc = cli("ask", "Anything there?", collection="never_ingested")
     assert proc.returncode == CollectionNotFoundError.exit_code
     assert "agentic-rag ingest PATH --collection never_ingested" in one_line_error(proc)
+    assert "thread:" not in proc.stderr  # no thread id for a run that never started
 
 
 @pytest.mark.parametrize(
