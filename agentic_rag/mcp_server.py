@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 from functools import partial
+from importlib.metadata import version
 from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
 
@@ -153,6 +154,7 @@ def build_server(settings: Settings, allow_ingest: bool = False) -> tuple[Any, _
     ingest_on = allow_ingest or settings.mcp_ingest
     server = MCPServer(
         "agentic-rag",
+        version=version("agentic-rag"),
         instructions="Answers questions from the ingested documents with citations, or says they do not hold the "
         "answer. Use `ask` for answers, `search` for raw passages.",
     )

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 import anyio
@@ -30,6 +31,7 @@ def test_stdio_tools_and_collection_resources(hotpot_app, data_dir):
     async def session() -> None:
         args = ["mcp", "--data-dir", str(data_dir), "--collection", "hotpot_smoke"]
         async with Client(StdioServerParameters(command=CLI, args=args, env=dict(os.environ))) as client:
+            assert (client.server_info.name, client.server_info.version) == ("agentic-rag", version("agentic-rag"))
             tools = await client.list_tools()
             assert {t.name for t in tools.tools} == {"ask", "search", "ingest"}
 
