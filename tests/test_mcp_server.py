@@ -18,6 +18,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from agentic_rag.mcp_server import INGEST_OFF
+from graph.context import RunContext
 
 CLI = str(Path(sys.executable).parent / "agentic-rag")
 QUESTION = "Which league does Donnie Smith play in?"
@@ -72,7 +73,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_streamable_http_with_ingest_allowed(data_dir, tmp_path):
+def test_streamable_http_with_ingest_allowed(hotpot_app, data_dir, tmp_path):
+    elsewhere = hotpot_app.ask(QUESTION, context=RunContext(deciders="rules"))["thread_id"]  # on hotpot_smoke
     doc = tmp_path / "handbook.md"
     doc.write_text("# Refund policy\n\nRefunds are paid within 14 days of a written request to the office.\n")
     port = free_port()
@@ -99,6 +101,9 @@ def test_streamable_http_with_ingest_allowed(data_dir, tmp_path):
                 asked = await client.call_tool("ask", {"question": "Within how many days are refunds paid?"})
                 assert "14 days" in asked.structured_content["answer"]
                 assert asked.structured_content["citations"][0]["source"] == str(doc)
+                other = await client.call_tool("ask", {"question": "And why?", "thread_id": elsewhere})
+                assert other.is_error and "asked on collection 'hotpot_smoke'" in text(other)
+                assert "omit thread_id to start a new thread" in text(other)
                 missing = await client.call_tool("ingest", {"paths": [str(tmp_path / "nothing.md")]})
                 assert missing.is_error and "nothing.md" in text(missing)
 
