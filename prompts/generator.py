@@ -23,11 +23,6 @@ Conversation so far:
 
 Question: {question}"""
 
-AVOID = """
-
-A check found these claims of your previous draft unsupported by the passages; leave them out:
-{claims}"""
-
 SUB_QUESTIONS = """
 
 The question was split into these sub-questions:
