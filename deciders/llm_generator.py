@@ -19,6 +19,7 @@ from core.text import sentences, term_set
 from core.tuning import TUNING, Tuning
 from deciders.answer_types import expected_type, spans
 from deciders.chunks import HopChunk
+from deciders.comparison import options
 from deciders.generator import NO_ANSWER, Answer, AnswerRequest, ExtractiveGenerator
 from deciders.lexicon import MARKS, NO_SHORT_ANSWER, NOT_IN_DOCUMENTS
 from deciders.llm import DEFAULT_LIMITS, CallLimits, LLMDecider, brief, format_conversation, format_evidence
@@ -98,10 +99,23 @@ def cited_answer(short: str, text: str, evidence: Sequence[HopChunk]) -> str:
     return f"{sentence if bare else text} [{number}]"
 
 
+def with_options(question: str, text: str, evidence: Sequence[HopChunk]) -> str:
+    """``text`` followed, for a choice question ("…, A or B?"), by the first evidence sentence
+    naming each option ``text`` does not name, cited: the reader sees both sides of the choice."""
+    added = []
+    for option in options(question):
+        if option.lower() in text.lower():
+            continue
+        if found := holding(option, evidence):
+            added.append(f"{found[1]} [{found[0]}]")
+    return " ".join([text, *added])
+
+
 class LLMGenerator(LLMDecider):
     """Asks the model for the answer: in ``answer`` mode a JSON reply (:class:`AnswerOut`), in
     ``caveat`` and ``direct`` mode plain text. Citation marks that point to no passage are
-    dropped; an uncited answer is cited by :func:`cited_answer`. A short answer of "none" or an
+    dropped; an uncited answer is cited by :func:`cited_answer`; the answer to a choice question
+    cites each option's evidence (:func:`with_options`). A short answer of "none" or an
     answer saying the documents do not contain it abstains. A failed call, an empty reply, a
     short answer no passage holds (:func:`invented`) or one of the wrong form
     (:func:`wrong_type`) gives :class:`ExtractiveGenerator`'s answer (and says so); so does a
@@ -181,7 +195,11 @@ class LLMGenerator(LLMDecider):
         if request.mode == "answer":
             abstained = abstained or (short or "").lower() in NO_SHORT_ANSWER
             text = f"{NO_ANSWER} contain the answer to this question." if abstained and not text else text
-            text = text if abstained else cited_answer(short or "", text or short, evidence)
+            text = (
+                text
+                if abstained
+                else with_options(request.question, cited_answer(short or "", text or short, evidence), evidence)
+            )
         text = MARKS.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= len(evidence) else "", text).strip()
         numbers = [int(n) for n in MARKS.findall(text)]
         cited = [(n, evidence[n - 1]["chunk_id"]) for n in dict.fromkeys(numbers)]

@@ -231,3 +231,17 @@ def test_a_well_supported_extractive_answer_wins_a_disagreement_with_the_model()
 def test_an_abstention_on_a_question_with_no_content_words_is_not_sure():
     answer = ExtractiveGenerator().generate(AnswerRequest("And when was that?", [DONNIE], "answer"))
     assert answer.abstained and answer.support == 1.0  # its confidence: sufficient ceiling × (1 − 1) = 0
+
+
+def test_an_llm_answer_to_a_choice_question_cites_the_evidence_of_each_option():
+    question = "Which women's magazine was published first, Mirabella or Home Monthly?"
+    mirabella = chunk("mira", "Mirabella", "Mirabella was a women's magazine published from June 1989 to April 2000.")
+    home = chunk("home", "Home Monthly", "Home Monthly was a monthly women's magazine published from 1896 to 1900.")
+    model = scripted(generate=answer_reply("Home Monthly came first, from 1896 [2].", "Home Monthly"))
+    answer = LLMGenerator(model).generate(AnswerRequest(question, [mirabella, home], "answer"))
+    assert answer.short_answer == "Home Monthly" and answer.decider != MODEL_FREE
+    assert answer.text == (  # the reader sees both sides
+        "Home Monthly came first, from 1896 [2]. "
+        "Mirabella was a women's magazine published from June 1989 to April 2000. [1]"
+    )
+    assert answer.cited == [(2, "home"), (1, "mira")]
