@@ -50,6 +50,8 @@ MODULES = (
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+_MARGIN = re.compile(r"^( *)\|(?: {1,2}|$)(?:-{20,}$)?", re.M)
+"""pydoc's margin of a class body (" |  ") and its ruled lines: drawing, not documentation."""
 
 
 def pydoc_sources(chunk_size: int, chunk_overlap: int) -> list[Source]:
@@ -63,7 +65,7 @@ def pydoc_sources(chunk_size: int, chunk_overlap: int) -> list[Source]:
     for name in MODULES:
         module = importlib.import_module(name)
         # Reprs of module-level objects carry memory addresses that change on every run.
-        text = _ADDRESS.sub("", pydoc.render_doc(module, renderer=pydoc.plaintext))
+        text = _MARGIN.sub(r"\1", _ADDRESS.sub("", pydoc.render_doc(module, renderer=pydoc.plaintext)))
         documents.append((f"pydoc:module/{name}", f"{name} module", text))
     salt = f"{sys.version}|{chunk_size}|{chunk_overlap}".encode()
     return [

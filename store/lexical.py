@@ -29,6 +29,16 @@ from typing import Sequence
 from store.connection import TableAddon
 from store.filters import ChunkFilter
 
+DOTTED = re.compile(r"\b[^\W\d]\w*(?:\.[^\W\d]\w*)+\b")
+"""A dotted name (``itertools.groupby``, ``postgresql.auto.conf``): PostgreSQL's parser keeps it
+as one lexeme, so a query naming it would miss a chunk that spells its last part alone."""
+
+
+def with_parts(query: str) -> str:
+    """``query`` followed by the parts of its dotted names ("What does itertools.groupby do?
+    itertools groupby"): the whole name and each part are then query terms."""
+    return " ".join([query, *(name.replace(".", " ") for name in DOTTED.findall(query))])
+
 
 def _index_rows(t: str, rows: str) -> str:
     """SQL adding the postings of the chunk rows ``rows`` (a relation with chunk_id, title,
@@ -130,7 +140,8 @@ class LexicalIndex(TableAddon):
         """Top ``k`` chunk ids by BM25 (``k1``, ``b`` from the tuning; Lucene's idf), best first.
 
         Args:
-            query: the search text (tokenised like the chunks).
+            query: the search text (tokenised like the chunks, plus the parts of its dotted
+                names: :func:`with_parts`).
             k: how many ids to return.
             among: score only these chunks (exactly: every posting of theirs counts).
             where: only chunks this filter allows (collection statistics stay global).
@@ -168,7 +179,7 @@ class LexicalIndex(TableAddon):
             GROUP BY h.chunk_id ORDER BY score DESC, h.chunk_id LIMIT %(k)s
             """,
             {
-                "q": query,
+                "q": with_parts(query),
                 "k": k,
                 "k1": self.tuning.bm25_k1,
                 "b": self.tuning.bm25_b,

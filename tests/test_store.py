@@ -76,6 +76,16 @@ def test_bm25_ranks_rare_terms_first(make_app, tmp_path):
     assert set(titles) == {"0", "1", "2"}
 
 
+def test_a_dotted_name_in_a_query_finds_the_chunk_spelling_its_last_part(make_app, tmp_path):
+    (tmp_path / "groupby.txt").write_text("class groupby: make an iterator of consecutive keys and groups.")
+    (tmp_path / "chain.txt").write_text("class chain: one iterator after another.")
+    app = make_app()
+    app.ingest([tmp_path])
+    ranked = app.services.store.lexical.search("What does itertools.groupby do?", 2)
+    # PostgreSQL's parser reads 'itertools.groupby' as one lexeme; its parts are query terms too
+    assert [app.services.store.fetch([cid])[cid]["title"] for cid, _ in ranked] == ["groupby"]
+
+
 def test_missing_path_is_an_error_and_writes_nothing(make_app, tmp_path):
     (tmp_path / "ok.txt").write_text("present")
     app = make_app()
