@@ -135,15 +135,20 @@ class Services:
     def fetch(self, ids: list[str]) -> dict[str, Chunk]:
         return self.store.fetch(ids)
 
-    def term_weights(self, question: str) -> tuple[dict[str, float], list[str]]:
+    def absent_terms(self, question: str) -> list[str]:
+        """The question's identifiers (:func:`core.text.identifiers`) that no chunk contains."""
+        return self.store.lexical.absent(identifiers(question))
+
+    def term_weights(self, question: str, absent: list[str] | None = None) -> tuple[dict[str, float], list[str]]:
         """IDF weight of each content term of ``question`` (:func:`core.text.terms`) over the
         collection, and the question's identifiers (:func:`core.text.identifiers`) that no
-        chunk contains. An exact name (``work_mem``) weighs its own idf as a literal word, not
-        its parts'; an absent identifier weighs the most a term can (df 0)."""
+        chunk contains (``absent`` when already known). An exact name (``work_mem``) weighs its
+        own idf as a literal word, not its parts'; an absent identifier weighs the most a term
+        can (df 0)."""
         lexical = self.store.lexical
         words = list(dict.fromkeys(re.findall(r"\w+", question)))
         names = identifiers(question)
-        absent = lexical.absent(names)
+        absent = self.absent_terms(question) if absent is None else absent
         exact = lexical.literal_idf([n for n in names if "_" in n and n not in absent])
         idf = {**lexical.idf(words), **exact}
         highest = math.log(1 + (lexical.size() + 0.5) / 0.5)

@@ -19,6 +19,7 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 # Request phrasing ("tell me about X", "please explain Y") carries no topic.
 _REQUEST_WORDS = {"tell", "explain", "describe", "please", "know", "give", "show", "find", "info", "information"}
 _STOPWORDS = sorted(set(STOPWORDS_EN_PLUS) | _REQUEST_WORDS)
+_STOPWORD_SET = frozenset(_STOPWORDS)
 _stemmer = Stemmer.Stemmer("english")
 _segmenter = pysbd.Segmenter(language="en", clean=False)
 
@@ -128,7 +129,8 @@ def identifiers(text: str) -> list[str]:
     snake_case (``work_mem``), CamelCase
     (``MongoDB``), all-caps (``TDE``) and capitalised words that do not open a sentence
     (``Citus``), in order, without repeats."""
-    return list(dict.fromkeys(m.group(0) for m in _IDENTIFIER.finditer(text)))
+    found = (m.group(0) for m in _IDENTIFIER.finditer(text))
+    return list(dict.fromkeys(w for w in found if w.split()[0].lower() not in _STOPWORD_SET))  # not "Which 2009"
 
 
 def normalise_query(query: str) -> str:

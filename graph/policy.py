@@ -10,7 +10,9 @@ whatever any model returns, so a question takes at most :meth:`RunContext.step_b
 * ``repeated_query`` — the next queries were all tried this turn (after normalisation);
 * ``no_progress`` — the last hop's chunks overlapped earlier ones ≥ ``overlap_stop``;
 * ``time_limit`` — the question's working time reached ``time_limit_s``;
-* ``single_retrieval`` — adaptive routing, a single-retrieval question after its one hop.
+* ``single_retrieval`` — adaptive routing, a single-retrieval question after its one hop;
+* ``not_in_collection`` — the question names something no document contains (a setting,
+  product or function name checked literally): no query can find it, so no hop follows the first.
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ def stop_after_grade(state: AgentState, ctx: RunContext) -> StopReason | None:
     leaves no room for that hop, the verdict stands and the stop is ``sufficient_evidence``.
     """
     last = last_hop(state)
+    if state.get("absent_terms"):
+        return "not_in_collection"
     sufficient = bool(state.get("sufficient"))
     if sufficient and not last.get("links"):
         return "sufficient_evidence"

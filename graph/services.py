@@ -38,9 +38,14 @@ class GraphServices(Protocol):
         """The chunks with these ids (score 0, no ranks), by id; missing ids are absent."""
         ...
 
-    def term_weights(self, question: str) -> tuple[dict[str, float], list[str]]:
+    def absent_terms(self, question: str) -> list[str]:
+        """The question's identifiers (setting, product, function names) that no chunk contains."""
+        ...
+
+    def term_weights(self, question: str, absent: list[str] | None = None) -> tuple[dict[str, float], list[str]]:
         """IDF weight (Lucene's idf over the collection) of each content term of ``question``,
-        and the question's identifiers that no chunk contains (weighted highest)."""
+        and the question's identifiers that no chunk contains (weighted highest; ``absent``
+        when already known)."""
         ...
 
     def deciders(self, context: RunContext) -> Deciders:

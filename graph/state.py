@@ -37,6 +37,7 @@ StopReason = Literal[
     "single_retrieval",  # adaptive routing: a single-retrieval question after its one hop
     "stopped_by_reviewer",
     "answer_not_found",  # the loop stopped with evidence, but no sentence of it answers (abstained)
+    "not_in_collection",  # the question names something no document contains: no hop can find it
 ]
 """Why the search loop stopped (see :mod:`graph.policy`)."""
 
@@ -171,6 +172,8 @@ class AgentState(TypedDict, total=False):
     retries: int
     hops: int
     sufficient: bool
+    absent_terms: list[str]
+    """The question's names no document contains (found on the first hop; see ``not_in_collection``)."""
     stop_reason: StopReason | None
     answer: str
     short_answer: str | None
@@ -244,6 +247,7 @@ def fresh_turn(question: str) -> dict:
         "retries": 0,
         "hops": 0,
         "sufficient": False,
+        "absent_terms": [],
         "stop_reason": None,
         "answer": "",
         "short_answer": None,

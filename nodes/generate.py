@@ -38,7 +38,7 @@ def make_node(services: GraphServices):
         mode, evidence = generation_plan(state, services.tuning)
         regenerating = state.get("grounding", {}).get("status") == "regenerate"
         question = state["standalone_question"]
-        weights, absent = services.term_weights(question) if mode != "direct" else ({}, [])
+        weights, absent = services.term_weights(question, state.get("absent_terms")) if mode != "direct" else ({}, [])
         request = AnswerRequest(
             question=question,
             evidence=evidence,

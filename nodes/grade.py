@@ -14,7 +14,8 @@ def make_node(services: GraphServices):
     @node
     def grade(state: AgentState, ctx: RunContext) -> dict:
         """Grade the hop's chunks against the (standalone) question and keep the relevant ones
-        within the evidence budget."""
+        within the evidence budget; on the first hop, also note the question's names that no
+        document contains (``absent_terms``: the stop rule then ends the search)."""
         chunks = state.get("chunks", [])
         evidence = state.get("evidence", [])
         question = state["standalone_question"]
@@ -26,11 +27,13 @@ def make_node(services: GraphServices):
             if c["chunk_id"] in by_id and by_id[c["chunk_id"]].relevant
         ]
         hop = state.get("hops", 1)
+        absent = services.absent_terms(question) if hop == 1 else state.get("absent_terms", [])
         kept, conflicts, admitted = admit(question, hop, evidence, relevant, ctx.max_evidence, services.tuning.anchors)
         update = {
             "evidence": kept,
             "conflicts": conflicts,
             "sufficient": grading.sufficient,
+            "absent_terms": absent,
             "trace": [
                 {
                     "hop": hop,

@@ -34,6 +34,23 @@ DOTTED = re.compile(r"\b[^\W\d]\w*(?:\.[^\W\d]\w*)+\b")
 as one lexeme, so a query naming it would miss a chunk that spells its last part alone."""
 
 
+_ACCENTED_LETTERS = (
+    ("a", "àáâãäåā"), ("c", "çčć"), ("e", "èéêëēě"), ("i", "ìíîïī"), ("n", "ñń"), ("o", "òóôõöøō"),
+    ("s", "šś"), ("u", "ùúûüū"), ("y", "ýÿ"), ("z", "žźż"),
+)  # fmt: skip
+_ACCENTED = {base: f"[{base}{accented}{accented.upper()}]" for base, accented in _ACCENTED_LETTERS}
+
+
+_UNACCENT = ("".join(a for _, a in _ACCENTED_LETTERS), "".join(b * len(a) for b, a in _ACCENTED_LETTERS))
+"""``translate()`` arguments taking an indexed lexeme's accented letters to plain ones."""
+
+
+def literal_pattern(word: str) -> str:
+    """A PostgreSQL regular expression matching ``word`` as a whole word, its unaccented
+    letters also matching their accented forms ("Benitez" finds "Benítez")."""
+    return "\\m" + "".join(_ACCENTED.get(ch.lower(), re.escape(ch)) for ch in word) + "\\M"
+
+
 def with_parts(query: str) -> str:
     """``query`` followed by the parts of its dotted names ("What does itertools.groupby do?
     itertools groupby"): the whole name and each part are then query terms."""
@@ -211,7 +228,8 @@ class LexicalIndex(TableAddon):
         """(SQL relation, its parameters) of the chunks that may hold ``word`` literally. For
         words of letters and digits only (``Citus``, ``MongoDB``, ``PostgreSQL 17``), the chunks
         holding its rarest lexeme — every chunk that holds the words holds their lexemes, so a
-        literal search reads one term's postings instead of the collection; for other names
+        literal search reads one term's postings instead of the collection (when no chunk holds
+        that lexeme, those holding it with accents: "benitez" → "benítez"); for other names
         (``work_mem``, dotted names, which the parser may split differently in context), every
         chunk."""
         t = self.table
@@ -219,24 +237,29 @@ class LexicalIndex(TableAddon):
             return t, []
         return (
             f"""(SELECT c.* FROM {t} c WHERE c.chunk_id IN (
-                    SELECT p.chunk_id FROM {t}_terms p WHERE p.term = (
-                        SELECT v.lexeme FROM unnest(to_tsvector('english', %s)) v
-                        LEFT JOIN {t}_df d ON d.term = v.lexeme ORDER BY coalesce(d.df, 0) LIMIT 1))
+                    WITH rare AS (SELECT v.lexeme FROM unnest(to_tsvector('english', %s)) v
+                                  LEFT JOIN {t}_df d ON d.term = v.lexeme ORDER BY coalesce(d.df, 0) LIMIT 1),
+                    known AS (SELECT d.term FROM {t}_df d JOIN rare ON d.term = rare.lexeme WHERE d.df > 0),
+                    spelled AS (SELECT term FROM known UNION ALL
+                                SELECT d.term FROM {t}_df d JOIN rare ON translate(d.term, %s, %s) = rare.lexeme
+                                WHERE NOT EXISTS (SELECT 1 FROM known) AND d.df > 0)
+                    SELECT p.chunk_id FROM {t}_terms p WHERE p.term IN (SELECT term FROM spelled))
                 UNION ALL SELECT c.* FROM {t} c WHERE to_tsvector('english', %s) = ''::tsvector)""",
-            [word, word],
+            [word, *_UNACCENT, word],
         )
 
     def absent(self, words: Sequence[str]) -> list[str]:
         """Those of ``words`` that no chunk's title or text contains as a whole word,
-        case-insensitively: a setting name such as ``transaction_timeout`` is absent even though
+        case- and accent-insensitively (:func:`literal_pattern`): a setting name such as
+        ``transaction_timeout`` is absent even though
         its parts are indexed words. A dotted name (``functools.lru_cache``) is present when one
         chunk holds all its parts (documentation rarely spells the dotted form out). Only chunks
         holding the word's rarest lexeme are read (see :meth:`_holding`)."""
         found = []
         for word in words:
-            parts = [re.escape(part) for part in (word.split(".") if " " not in word else [word]) if part]
+            parts = [part for part in (word.split(".") if " " not in word else [word]) if part]
             condition = " AND ".join(["(title || ' ' || content) ~* %s"] * len(parts))
-            patterns = [f"\\m{part}\\M" for part in parts]
+            patterns = [literal_pattern(part) for part in parts]
             chunks, params = self._holding(word)
             if not self._conn.execute(
                 f"SELECT EXISTS (SELECT 1 FROM {chunks} h WHERE {condition})", [*params, *patterns]

@@ -39,6 +39,7 @@ def test_smoke_sets_end_to_end_with_model_free_deciders(make_app, dataset):
             "no_progress",
             "repeated_query",
             "answer_not_found",
+            "not_in_collection",
         }
         cited = {c["chunk_id"] for c in result["citations"]}
         assert cited, "every retrieved answer cites its evidence"

@@ -86,6 +86,14 @@ def test_a_dotted_name_in_a_query_finds_the_chunk_spelling_its_last_part(make_ap
     assert [app.services.store.fetch([cid])[cid]["title"] for cid, _ in ranked] == ["groupby"]
 
 
+def test_a_name_asked_without_its_accents_is_present(make_app, tmp_path):
+    (tmp_path / "cast.txt").write_text("Graduados starred Nancy Dupláa and Daniel Hendler; music by Benítez.")
+    app = make_app()
+    app.ingest([tmp_path])
+    assert app.services.absent_terms("Did Benitez write the music, or Duplaa?") == []
+    assert app.services.absent_terms("Did Benitez write the music for Citus?") == ["Citus"]
+
+
 def test_missing_path_is_an_error_and_writes_nothing(make_app, tmp_path):
     (tmp_path / "ok.txt").write_text("present")
     app = make_app()

@@ -24,3 +24,7 @@ def test_identifiers_name_something_exactly():
 
 def test_a_product_name_with_its_version_is_one_identifier():
     assert identifiers("What is new in PostgreSQL 19?") == ["PostgreSQL 19"]
+
+
+def test_a_question_word_before_a_number_is_no_name():
+    assert identifiers("Which 2009 animated film is from Japan?") == ["Japan"]  # not "Which 2009"
