@@ -32,11 +32,14 @@ HEAD_WEIGHT = 0.9
 """How much a question term counts when only the heading-like line the sentence falls under, or
 that entry's first (defining) sentence, holds it (a definition list's term and its definition:
 "maintenance_work_mem (integer)" "Specifies the … memory … maintenance operations …" … "It
-defaults to 64 megabytes.")."""
+defaults to 64 megabytes."); an exact name heading its own entry ("work_mem (integer)") counts in
+full for every sentence of the entry."""
 IN_ENTRY = 0.6
 """Factor on the credit from the sentences before when the sentence falls under a heading: a
 term the entry's heading lacks is only mentioned in passing ("… at least max_connections minus
-superuser_reserved_connections …" under "superuser_reserved_connections (integer)")."""
+superuser_reserved_connections …" under "superuser_reserved_connections (integer)"); the same
+factor on an exact name (``work_mem``) the sentence holds when it falls under an entry named by
+another one ("hash_mem_multiplier (floating point)": "… twice the usual work_mem …")."""
 CONTEXT_SHARE = 0.25
 """Least share of the question's weight the sentence before must supply to be shown with the
 answer sentence (it names what the answer sentence is about)."""
@@ -135,16 +138,21 @@ def rank_candidates(
             own = term_set(sentence)
             if sentence in usable:
                 credits, from_head, from_previous = {}, 0.0, 0.0
+                # an entry named by another exact name ("hash_mem_multiplier (floating point)")
+                # mentions an exact name of the question ("work_mem") only in passing
+                named_entry = head is not None and any("_" in h for h in head[1])
                 for term, weight in weights.items():
                     in_head = head is not None and (term in head[1] or term in head[2])
                     scale = IN_ENTRY if head is not None else 1.0  # an entry is about its heading
+                    passing = named_entry and "_" in term and term not in head[1]
+                    head_weight = 1.0 if named_entry and "_" in term and term in head[1] else HEAD_WEIGHT
                     near = [
                         scale * w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(before), strict=False) if term in prev
                     ]
                     credits[term] = (
-                        1.0
+                        (IN_ENTRY if passing else 1.0)
                         if term in own
-                        else max([TITLE_WEIGHT * (term in title_terms), HEAD_WEIGHT * in_head, *near])
+                        else max([TITLE_WEIGHT * (term in title_terms), head_weight * in_head, *near])
                     )
                     from_head += weight * (term not in own and in_head)
                     from_previous += weight * (term not in own and bool(before) and term in before[-1][1])

@@ -16,6 +16,7 @@ from langchain_core.documents import Document
 from langchain_postgres import Column, PGEngine
 
 from core.errors import CollectionNotFoundError, EmbeddingMismatchError
+from core.text import identifiers
 from core.tuning import TUNING, Tuning
 from providers.embeddings import EmbeddingModel
 from store.catalog import Catalog
@@ -261,7 +262,10 @@ class ChunkStore:
 
     def search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[Chunk]:
         """Hybrid search: dense and BM25 rankings (each ``tuning.fusion_depth`` deep) fused by
-        weighted reciprocal rank (BM25 1, dense ``tuning.dense_weight``).
+        weighted reciprocal rank (Cormack et al. 2009; BM25 1, dense ``tuning.dense_weight``),
+        with a third ranking when the query has exact names (``work_mem``,
+        ``pg_hba.conf``): the chunks naming them literally (``tuning.exact_weight``), which
+        BM25 alone cannot tell from ``maintenance_work_mem``.
 
         Args:
             query: the search text.
@@ -274,8 +278,11 @@ class ChunkStore:
         depth = self.tuning.fusion_depth
         dense = [cid for cid, _ in self.dense_search(query, depth, where)]
         lexical = [cid for cid, _ in self.lexical.search(query, depth, where=where)]
-        weights = (self.tuning.dense_weight, 1.0)
-        fused = weighted_rrf(zip((dense, lexical), weights, strict=True))
+        rankings, weights = [dense, lexical], [self.tuning.dense_weight, 1.0]
+        if names := [name for name in identifiers(query) if "_" in name or "." in name]:
+            rankings.append(self.lexical.naming(names, depth, where))
+            weights.append(self.tuning.exact_weight)
+        fused = weighted_rrf(zip(rankings, weights, strict=True))
         top = by_score(fused)[:k]
         found = self.fetch(top)
         dense_rank = {cid: rank for rank, cid in enumerate(dense, 1)}

@@ -45,6 +45,10 @@ _UNACCENT = ("".join(a for _, a in _ACCENTED_LETTERS), "".join(b * len(a) for b,
 """``translate()`` arguments taking an indexed lexeme's accented letters to plain ones."""
 
 
+ENTRY_START = "(^|\n)[\\s*•-]*"
+"""Where a name opens an entry about it: the start of the chunk or of a line, after list marks."""
+
+
 def literal_pattern(word: str) -> str:
     """A PostgreSQL regular expression matching ``word`` as a whole word, its unaccented
     letters also matching their accented forms ("Benitez" finds "Benítez")."""
@@ -266,6 +270,41 @@ class LexicalIndex(TableAddon):
             ).fetchone()[0]:
                 found.append(word)
         return found
+
+    def naming(self, names: Sequence[str], k: int, where: ChunkFilter | None = None) -> list[str]:
+        """The ``k`` chunks that name ``names`` (exact names such as ``work_mem``, which the
+        index splits into common lexemes shared with ``maintenance_work_mem``) as whole words,
+        best first: a chunk with a line opening on the name (its entry: "work_mem (integer) …")
+        first, then by mentions. Only chunks holding every lexeme of a name are read.
+
+        Returns:
+            Chunk ids, best first (empty when no chunk names any of ``names``).
+        """
+        t = self.table
+        condition, params = (where or ChunkFilter()).to_sql("c")
+        scores: dict[str, tuple[int, int]] = {}
+        for name in names:
+            rows = self._conn.execute(
+                f"""
+                WITH lex AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(name)s))),
+                held AS (SELECT p.chunk_id FROM {t}_terms p JOIN lex ON p.term = lex.lexeme
+                         GROUP BY p.chunk_id HAVING count(*) = (SELECT count(*) FROM lex))
+                SELECT c.chunk_id, c.content ~* %(entry)s,
+                       (SELECT count(*) FROM regexp_matches(c.content, %(pattern)s, 'gi'))
+                FROM {t} c JOIN held USING (chunk_id)
+                WHERE {condition} AND strpos(lower(c.content), lower(%(name)s)) > 0 AND c.content ~* %(pattern)s
+                """,
+                {
+                    "name": name,
+                    "pattern": literal_pattern(name),
+                    "entry": ENTRY_START + literal_pattern(name),
+                    **params,
+                },
+            ).fetchall()
+            for chunk, opens, mentions in rows:
+                before = scores.get(chunk, (0, 0))
+                scores[chunk] = (before[0] + int(opens), before[1] + mentions)
+        return sorted(scores, key=lambda cid: (-scores[cid][0], -scores[cid][1], cid))[:k]
 
     def literal_idf(self, words: Sequence[str]) -> dict[str, float]:
         """Lucene's idf of each of ``words`` counted as a whole literal word (or dotted name),

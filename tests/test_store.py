@@ -86,6 +86,19 @@ def test_a_dotted_name_in_a_query_finds_the_chunk_spelling_its_last_part(make_ap
     assert [app.services.store.fetch([cid])[cid]["title"] for cid, _ in ranked] == ["groupby"]
 
 
+def test_exact_names_rank_the_chunk_whose_entry_they_open_first(make_app, tmp_path):
+    (tmp_path / "maintenance.txt").write_text("- maintenance_work_mem (integer)\n- Memory for VACUUM; see work_mem.")
+    (tmp_path / "hash.txt").write_text("Hash tables use work_mem times hash_mem_multiplier; work_mem again; work_mem.")
+    (tmp_path / "work.txt").write_text("Resource usage.\n- work_mem (integer)\n- Memory of a sort. Default 4MB.")
+    (tmp_path / "other.txt").write_text("Nothing about memory at all; a mem of work.")
+    app = make_app()
+    app.ingest([tmp_path])
+    store = app.services.store
+    titles = [store.fetch([cid])[cid]["title"] for cid in store.lexical.naming(["work_mem"], 5)]
+    assert titles == ["work", "hash", "maintenance"]  # its entry, then by mentions; "a mem of work" never
+    assert store.search("What is the default of work_mem?", 1)[0]["title"] == "work"
+
+
 def test_a_name_asked_without_its_accents_is_present(make_app, tmp_path):
     (tmp_path / "cast.txt").write_text("Graduados starred Nancy Dupláa and Daniel Hendler; music by Benítez.")
     app = make_app()

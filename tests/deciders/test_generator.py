@@ -245,3 +245,21 @@ def test_an_llm_answer_to_a_choice_question_cites_the_evidence_of_each_option():
         "Mirabella was a women's magazine published from June 1989 to April 2000. [1]"
     )
     assert answer.cited == [(2, "home"), (1, "mira")]
+
+
+def test_an_exact_name_mentioned_under_another_entry_loses_to_its_own_entry():
+    question = "What is the default value of work_mem?"
+    hash_entry = chunk(
+        "hash", "20.4. Resource Consumption", "- hash_mem_multiplier (floating point)\n- Used to compute the memory of "
+        "hash operations. The default value is 2.0, which makes hash operations use twice the usual work_mem.",
+    )  # fmt: skip
+    own_entry = chunk(
+        "work", "20.4. Resource Consumption", "- work_mem (integer)\n- Sets the base maximum amount of memory to be "
+        "used by a query operation. The default value is four megabytes (4MB).",
+    )  # fmt: skip
+    weights = {"work_mem": 6.0, "default": 1.5, "valu": 1.0}
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest(question, [hash_entry, own_entry], "answer", term_weights=weights)
+    )
+    assert answer.short_answer == "four megabytes (4MB)"
+    assert answer.text.startswith("work_mem (integer): The default value is four megabytes (4MB).")
