@@ -79,6 +79,15 @@ def stream_printer() -> Callable[[str, object], None]:
     return on_event
 
 
+def verdict(result: dict) -> str:
+    """What the confidence tells the reader: of an answer, whether to trust it; of an
+    abstention, whether the documents most likely do not hold the answer."""
+    sure = result["confidence"] >= TUNING.confidence_trust
+    if result.get("abstained"):
+        return "the documents most likely do not say" if sure else "they may: check the closest passages"
+    return "trust it" if sure else "check the sources"
+
+
 def print_result(
     result: dict, as_json: bool, resume: Callable[[str], str] | None = None, streamed: bool = False
 ) -> None:
@@ -109,8 +118,7 @@ def print_result(
         route = f"{route} · as {quoted(result['standalone_question'])}"
     typer.echo(f"  route: {route}")
     if result.get("confidence") is not None:
-        verdict = "trust it" if result["confidence"] >= TUNING.confidence_trust else "check the sources"
-        typer.echo(f"  confidence: {result['confidence']:.2f} ({verdict})")
+        typer.echo(f"  confidence: {result['confidence']:.2f} ({verdict(result)})")
     for hop in [] if streamed else result.get("trace", []):
         relevant = sum(1 for v in hop.get("verdicts", {}).values() if v)
         typer.echo(
@@ -120,7 +128,7 @@ def print_result(
         )
         for link in hop.get("links", []):  # a graph hop: which chunk's mention led where
             typer.echo(f"    link: {link['from'][:12]} mentions {quoted(link['entity'])} → {link['to'][:12]}")
-    for note in result.get("notes", []):
+    for note in dict.fromkeys(result.get("notes", [])):  # a note repeated hop after hop, once
         typer.echo(f"  note: {note}")
     if result.get("interrupt"):
         typer.echo(

@@ -157,10 +157,13 @@ def validate_question(question: object, max_chars: int) -> str:
     """The question stripped of outer whitespace.
 
     Raises:
-        InvalidQuestionError: not a string, empty or whitespace, or longer than ``max_chars``.
+        InvalidQuestionError: not a string, empty, without a letter or digit ("?!"), or longer
+            than ``max_chars``.
     """
     if not isinstance(question, str) or not question.strip():
         raise InvalidQuestionError("the question is empty; ask a question in words")
+    if not any(ch.isalnum() for ch in question):
+        raise InvalidQuestionError("the question has no words, only punctuation; ask a question in words")
     if len(question) > max_chars:
         raise InvalidQuestionError(
             f"the question is {len(question):,} characters, over the limit of {max_chars:,}; "

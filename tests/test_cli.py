@@ -339,3 +339,12 @@ def test_prune_deletes_the_threads_last_updated_before_the_cutoff(tmp_path, cli)
     pruned = cli("prune", "--older-than", "30")
     assert pruned.returncode == 0 and pruned.stdout.startswith("deleted 0 thread(s) last updated more than 30 day(s)")
     assert cli("prune", "--older-than", "-1").returncode != 0
+
+
+def test_the_confidence_verdict_of_an_abstention_speaks_of_the_documents():
+    from agentic_rag.output import verdict
+
+    assert verdict({"confidence": 0.82, "abstained": False}) == "trust it"
+    assert verdict({"confidence": 0.41, "abstained": False}) == "check the sources"
+    assert verdict({"confidence": 0.82, "abstained": True}) == "the documents most likely do not say"
+    assert verdict({"confidence": 0.33, "abstained": True}) == "they may: check the closest passages"

@@ -163,7 +163,7 @@ def test_run_killed_before_route_finishes_resumes_with_the_settings_it_was_asked
     assert model.calls == {}  # deciders="rules"
 
 
-@pytest.mark.parametrize("question", ["", "   \n\t", "x" * 100_000])
+@pytest.mark.parametrize("question", ["", "   \n\t", "?!?... ,;:", "x" * 100_000])
 def test_bad_questions_are_rejected_before_anything_is_written(hotpot_app, question):
     with pytest.raises(InvalidQuestionError):
         hotpot_app.ask(question, thread_id="bad-question")
