@@ -64,9 +64,16 @@ def embedded_postgres_url(data_dir: Path) -> str:
             # whether this process is the last one and should stop the server.
             atexit.register(_forget_dead_handles, pgdata)
         except Exception as exc:  # pgserver raises bare Exceptions with the server log
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            if isinstance(exc, PermissionError) and exc.filename and str(pgdata) not in str(exc.filename):
+                advice = (  # pgserver's lock file in the temp folder, made by another user
+                    f"{exc.filename!r} belongs to another user; set TMPDIR to a folder of your own"
+                )
+            else:
+                advice = "check the folder is writable"
             raise StoreUnavailableError(
-                f"could not start the embedded PostgreSQL in {pgdata}: {str(exc).splitlines()[0]}; "
-                "check the folder is writable, or set DATABASE_URL to use an external server"
+                f"could not start the embedded PostgreSQL in {pgdata}: {first}; "
+                f"{advice}, or set DATABASE_URL to use an external server"
             ) from exc
     return _servers[pgdata].get_uri()
 
