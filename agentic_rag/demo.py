@@ -22,7 +22,7 @@ DEMO_QUESTIONS = (
 
 def demo(data_dir: DataDir = None) -> None:
     """Ingest the Python reference manual and stdlib docs, then answer a few questions offline."""
-    from ingest.pydoc_corpus import pydoc_sources
+    from ingest.pydoc_corpus import MODULES, pydoc_sources
 
     settings = settings_from(data_dir, DEMO_COLLECTION)
     with open_app(settings) as application:
@@ -33,7 +33,9 @@ def demo(data_dir: DataDir = None) -> None:
             f"{report.removed} removed; "
             f"{application.services.store.count()} chunks in '{DEMO_COLLECTION}'{graph_summary(report)}\n"
         )
+        typer.echo(f"It holds the language reference and the pages of {len(MODULES)} modules: {', '.join(MODULES)}.\n")
         for question in DEMO_QUESTIONS:
             typer.echo(f"Q: {question}")
             print_result(application.ask(question, context=RunContext(deciders="rules")), as_json=False)
             typer.echo("")
+        typer.echo(f'Ask your own: agentic-rag ask "How do I read a file with pathlib?" --collection {DEMO_COLLECTION}')

@@ -348,3 +348,15 @@ def test_the_confidence_verdict_of_an_abstention_speaks_of_the_documents():
     assert verdict({"confidence": 0.41, "abstained": False}) == "check the sources"
     assert verdict({"confidence": 0.82, "abstained": True}) == "the documents most likely do not say"
     assert verdict({"confidence": 0.33, "abstained": True}) == "they may: check the closest passages"
+
+
+def test_the_demo_ingests_the_python_manual_and_answers_offline(cli):
+    proc = cli("demo")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "chunks in 'pydocs'" in out and "It holds the language reference and the pages of" in out
+    lru = out.split("Q: What does functools.lru_cache do?")[1].split("Q: ")[0]
+    assert "cache" in lru.lower() and "functools module" in lru  # answered from the functools page, cited
+    fifa = out.split("Q: Who won the 2018 FIFA World Cup?")[1]
+    assert "The documents do not contain" in fifa and "stop: not_in_collection" in fifa
+    assert 'agentic-rag ask "How do I read a file with pathlib?" --collection pydocs' in out
