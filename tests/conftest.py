@@ -3,12 +3,16 @@ and a scripted fake chat model (the only fake: it stands in for the LLM)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import signal
+import subprocess
+import time
 import uuid
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 from langchain_core.language_models import BaseChatModel
@@ -18,9 +22,38 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from agentic_rag.app import App
 from core.settings import Settings
 from prompts import decomposer, expander, generator, grader, grounder, link_chooser, reformulator, router
+from providers.local_llm import answers_ok
 
-DATA = Path(os.environ.get("AGENTIC_RAG_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+ROOT = Path(__file__).resolve().parents[1]
+"""The project folder."""
+DATA = Path(os.environ.get("AGENTIC_RAG_SHARED_DATA", ROOT.parent / "shared" / "data"))
 """The read-only shared datasets, at ../shared/data from the project root."""
+
+
+@contextlib.contextmanager
+def served(args: list[str], env: dict, log_path: Path, health: str, timeout: float, what: str) -> Iterator[None]:
+    """A real server process started with ``args`` in the project folder (its own process
+    group, output to ``log_path``), yielded once ``health`` answers; stopped on exit with
+    SIGTERM to its group, as Ctrl-C in a terminal (SIGKILL after 30 s). Fails the test, with the
+    log's tail, when it exits or does not answer within ``timeout`` seconds."""
+    log = log_path.open("w")
+    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + timeout
+        while not answers_ok(health):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{what} did not start:\n{log_path.read_text()[-3000:]}")
+            time.sleep(0.3)
+        yield
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
 
 
 def read_jsonl(name: str) -> list[dict]:

@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psycopg
@@ -30,10 +27,9 @@ from langgraph_sdk import get_sync_client  # noqa: E402
 
 from agentic_rag.app import App  # noqa: E402
 from core.settings import Settings  # noqa: E402
-from providers.local_llm import answers_ok, free_port  # noqa: E402
-from tests.conftest import DATA  # noqa: E402
+from providers.local_llm import free_port  # noqa: E402
+from tests.conftest import DATA, ROOT, served  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 GRAPH_ID = "agentic_rag"
 COLLECTION = "aegra"
 QUESTION = "Which league does Donnie Smith play in?"
@@ -76,28 +72,10 @@ def aegra(url: str, data_dir: Path, log_path: Path):
         DATABASE_URL=url, AGENTIC_RAG_COLLECTION=COLLECTION, AGENTIC_RAG_DATA_DIR=str(data_dir),
         AEGRA_CONFIG=str(ROOT / "aegra.json"), AUTH_TYPE="noop",
     )  # fmt: skip
-    log = log_path.open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "aegra_api.main:app", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while not answers_ok(f"{base}/health"):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"Aegra did not start:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.3)
+    args = [sys.executable, "-m", "uvicorn", "aegra_api.main:app", "--host", "127.0.0.1", "--port", str(port)]
+    with served(args, env, log_path, f"{base}/health", 60, "Aegra"):
         yield base
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        log.close()
 
 
 def test_a_run_paused_on_one_aegra_process_is_resumed_on_another(database_url, tmp_path):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -20,10 +19,8 @@ from langgraph_sdk import get_sync_client
 
 from agentic_rag.app import App
 from core.settings import Settings, load_env_file
-from providers.local_llm import answers_ok
-from tests.conftest import DATA
+from tests.conftest import DATA, ROOT, served
 
-ROOT = Path(__file__).resolve().parents[1]
 GRAPH_ID = "agentic_rag"
 QUESTION = "Which league does Donnie Smith play in?"
 
@@ -39,31 +36,13 @@ def langgraph_dev(data_dir: Path, collection: str, workdir: Path):
     """A real ``langgraph dev`` server on a free port, serving ``collection`` of ``data_dir``;
     yields its URL; stopped (SIGTERM to its process group, as Ctrl-C in a terminal) on exit."""
     port = free_port()
-    log = (workdir / "server.log").open("w")
     env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": collection}
     env.pop("OPENAI_API_KEY", None)
-    proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "langgraph"), "dev", "--no-browser", "--no-reload",
-         "--host", "127.0.0.1", "--port", str(port), "--config", str(ROOT / "langgraph.json")],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
+    args = [str(Path(sys.executable).parent / "langgraph"), "dev", "--no-browser", "--no-reload",
+            "--host", "127.0.0.1", "--port", str(port), "--config", str(ROOT / "langgraph.json")]  # fmt: skip
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while not answers_ok(f"{url}/ok"):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"langgraph dev did not start:\n{(workdir / 'server.log').read_text()[-3000:]}")
-            time.sleep(0.5)
+    with served(args, env, workdir / "server.log", f"{url}/ok", 120, "langgraph dev"):
         yield url
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        log.close()
 
 
 @pytest.fixture(scope="module")
