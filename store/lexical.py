@@ -255,10 +255,10 @@ class LexicalIndex(TableAddon):
     def absent(self, words: Sequence[str]) -> list[str]:
         """Those of ``words`` that no chunk's title or text contains as a whole word,
         case- and accent-insensitively (:func:`literal_pattern`): a setting name such as
-        ``transaction_timeout`` is absent even though
-        its parts are indexed words. A dotted name (``functools.lru_cache``) is present when one
-        chunk holds all its parts (documentation rarely spells the dotted form out). Only chunks
-        holding the word's rarest lexeme are read (see :meth:`_holding`)."""
+        ``transaction_timeout`` is absent even though its parts are indexed words. A dotted name
+        (``functools.lru_cache``) is present when one chunk holds all its parts (documentation
+        rarely spells the dotted form out). Only chunks holding the word's rarest lexeme are
+        read (see :meth:`_holding`)."""
         found = []
         for word in words:
             parts = [part for part in (word.split(".") if " " not in word else [word]) if part]
@@ -275,7 +275,8 @@ class LexicalIndex(TableAddon):
         """The ``k`` chunks that name ``names`` (exact names such as ``work_mem``, which the
         index splits into common lexemes shared with ``maintenance_work_mem``) as whole words,
         best first: a chunk with a line opening on the name (its entry: "work_mem (integer) …")
-        first, then by mentions. Only chunks holding every lexeme of a name are read.
+        first, then by mentions. Only chunks holding every lexeme of a name, and the name itself
+        as a substring, are read (code names: compared with their accents as typed).
 
         Returns:
             Chunk ids, best first (empty when no chunk names any of ``names``).
