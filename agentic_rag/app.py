@@ -196,8 +196,8 @@ class App:
             InvalidQuestionError: empty or overlong question; nothing is written.
             ThreadError: ``thread_id`` is waiting for a review to be answered, or was asked on
                 another collection; nothing is written.
-            StoreUnavailableError, EmbeddingMismatchError, ConfigurationError,
-            CollectionNotFoundError: see their docs.
+            ConfigurationError: see :meth:`Services.check_run`.
+            StoreUnavailableError, EmbeddingMismatchError, CollectionNotFoundError: see their docs.
         """
         context = context or RunContext()
         question = validate_question(question, context.max_question_chars)
@@ -212,7 +212,7 @@ class App:
                     f"{pending[0].value['accepts']}"
                 )
         thread_id = thread_id or uuid.uuid4().hex
-        self.services.deciders(context)  # fail on a bad decider setting before writing anything
+        self.services.check_run(context)  # fail on bad deciders or filters before writing anything
         try:
             return self._run(
                 question_input(question, context), thread_id, context, callbacks=callbacks, on_event=on_event

@@ -162,6 +162,25 @@ class Services:
     def describe_source(self, chunk: Chunk) -> str:
         return chunk["source"]
 
+    def check_run(self, context: RunContext) -> None:
+        """Check a run's settings before anything is written: its deciders can be built, and its
+        source and field filters (with the collection's default ``sources``) match a chunk.
+
+        Raises:
+            ConfigurationError: a chat model is needed but not configured, or the filters match
+                no chunk of the collection (a mistyped pattern would otherwise read as "the
+                documents do not say").
+            CollectionNotFoundError: the collection does not exist.
+        """
+        self.deciders(context)
+        where = self.chunk_filter(context)
+        if where and not self.store.count(where):
+            raise ConfigurationError(
+                f"no chunk of collection '{self.settings.collection}' matches sources={list(where.sources)} "
+                f"filters={dict(where.fields)}; sources are absolute paths or scheme:name keys: use patterns "
+                "such as */name.md"
+            )
+
     def deciders(self, context: RunContext) -> Deciders:
         mode = context.deciders
         if mode == "llm" and self.chat_model is None:

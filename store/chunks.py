@@ -206,9 +206,10 @@ class ChunkStore:
 
     # -- reads --------------------------------------------------------------------------------
 
-    def count(self) -> int:
-        """Number of chunks in the collection."""
-        return self._conn.execute(f"SELECT count(*) FROM {self.table}").fetchone()[0]
+    def count(self, where: ChunkFilter | None = None) -> int:
+        """Number of chunks in the collection (that ``where`` allows)."""
+        condition, params = (where or ChunkFilter()).to_sql("c")
+        return self._conn.execute(f"SELECT count(*) FROM {self.table} c WHERE {condition}", params).fetchone()[0]
 
     def dense_search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[tuple[str, float]]:
         """Top ``k`` chunk ids by cosine similarity to the query embedding, best first; only

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.errors import ConfigurationError
-from graph.context import RunContext
+from graph.context import RunContext, question_input
 from ingest.loaders import document_version
 
 OLD = "# Refund policy\n\nUpdated 2023-01-15.\n\nRefunds are accepted within 14 days of purchase."
@@ -77,7 +77,16 @@ def test_filter_values_take_the_field_type(make_app, tmp_path):
     app.ingest([tmp_path])
     result = app.ask("What is the rate limit?", context=RunContext(deciders="rules", filters={"version": 2.1}))
     assert "100 requests" in result["answer"]  # 2.1 (a number) matches the text "2.1"
-    nothing = app.ask("What is the rate limit?", context=RunContext(deciders="rules", sources=["*/none.md"]))
+    with pytest.raises(ConfigurationError, match=r"no chunk of collection .* matches sources=\['\*/none.md'\]"):
+        app.ask("What is the rate limit?", thread_id="filtered-out", context=RunContext(sources=["*/none.md"]))
+    assert not app.has_thread("filtered-out")  # refused before anything was written
+    nothing_context = RunContext(
+        deciders="rules", sources=["*/none.md"]
+    )  # the graph itself (Studio) runs it and says why
+    config = {"configurable": {"thread_id": "graph-filtered-out"}}
+    nothing = app.graph.invoke(
+        question_input("What is the rate limit?", nothing_context), config, context=nothing_context
+    )
     assert any(n.startswith("retrieve: no chunk matches sources=['*/none.md']") for n in nothing["notes"])
     with pytest.raises(ConfigurationError, match="chunk_index takes whole numbers"):
         RunContext(filters={"chunk_index": "first"})
