@@ -26,7 +26,7 @@ import typer
 from pydantic import BaseModel, Field
 
 from agentic_rag.options import Collection, DataDir, Embedding, settings_from
-from core.errors import AgenticRagError, CollectionNotFoundError, ThreadError
+from core.errors import AgenticRagError, CollectionNotFoundError
 from core.settings import Settings
 from core.telemetry_export import configure_telemetry
 from graph.context import RunContext
@@ -110,16 +110,14 @@ def _ask(app: Any, question: str, thread_id: str | None, settings: dict | None) 
     Raises:
         ThreadError: ``thread_id`` was asked on another collection (this server cannot continue it).
     """
-    from agentic_rag.threads import collection_of
+    from agentic_rag.threads import require_collection
 
     if thread_id:
-        asked_on = collection_of(app.graph.get_state({"configurable": {"thread_id": thread_id}}))
-        if asked_on not in (None, app.settings.collection):
-            raise ThreadError(
-                f"thread '{thread_id}' was asked on collection '{asked_on}'; this server answers on "
-                f"'{app.settings.collection}': omit thread_id to start a new thread, or continue it with a server "
-                f"started with --collection {asked_on}"
-            )
+        snapshot = app.graph.get_state({"configurable": {"thread_id": thread_id}})
+        advice = (
+            "omit thread_id to start a new thread, or continue it with a server started with --collection {asked_on}"
+        )
+        require_collection(thread_id, snapshot, app.settings.collection, advice)
     result = app.ask(question, thread_id=thread_id, context=RunContext.from_mapping(settings))
     return AskResult.model_validate({k: v for k, v in result.items() if k in AskResult.model_fields})
 

@@ -24,8 +24,14 @@ def collection_of(snapshot: Any) -> str | None:
     return (snapshot.metadata or {}).get("collection")
 
 
-def require_collection(thread_id: str, snapshot: Any, collection: str) -> None:
+CLI_ADVICE = "use --collection {asked_on} (or leave --collection out)"
+
+
+def require_collection(thread_id: str, snapshot: Any, collection: str, advice: str = CLI_ADVICE) -> None:
     """Check a thread is continued on the collection it was asked on.
+
+    Args:
+        advice: what the caller can do, formatted with ``asked_on`` (default: the CLI's flags).
 
     Raises:
         ThreadError: it was asked on another collection (naming it).
@@ -34,7 +40,7 @@ def require_collection(thread_id: str, snapshot: Any, collection: str) -> None:
     if asked_on not in (None, collection):
         raise ThreadError(
             f"thread '{thread_id}' was asked on collection '{asked_on}', not '{collection}'; "
-            f"use --collection {asked_on} (or leave --collection out)"
+            + advice.format(asked_on=asked_on)
         )
 
 

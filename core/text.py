@@ -133,6 +133,12 @@ def identifiers(text: str) -> list[str]:
     return list(dict.fromkeys(w for w in found if w.split()[0].lower() not in _STOPWORD_SET))  # not "Which 2009"
 
 
+def exact_names(text: str) -> list[str]:
+    """The :func:`identifiers` of ``text`` spelled as code — ``snake_case`` or dotted
+    (``work_mem``, ``pg_hba.conf``) — which the search index splits into common words."""
+    return [name for name in identifiers(text) if "_" in name or "." in name]
+
+
 def normalise_query(query: str) -> str:
     """Normal form used to detect a repeated query: lower case, punctuation and extra spaces
     removed, stop words dropped, terms stemmed and sorted."""

@@ -15,7 +15,7 @@ from typing import Literal, Protocol, Sequence
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from core.text import identifiers, names, strip_qualifier
+from core.text import exact_names, identifiers, names, strip_qualifier
 from deciders.lexicon import (
     CITATION_MARK,
     COMPARISON,
@@ -66,8 +66,7 @@ def subject_of(question: str) -> str | None:
     """What a question is about, for a later "it" to refer to: its first exact name
     (``work_mem``, ``pg_dump``, a dotted name), else its first capitalised name, else its first
     other identifier (``MongoDB``, ``VACUUM``); ``None`` when it names nothing."""
-    exact = [i for i in identifiers(question) if "_" in i or "." in i]
-    found = exact or names(question) or identifiers(question)
+    found = exact_names(question) or names(question) or identifiers(question)
     return found[0] if found else None
 
 

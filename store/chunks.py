@@ -16,7 +16,7 @@ from langchain_core.documents import Document
 from langchain_postgres import Column, PGEngine
 
 from core.errors import CollectionNotFoundError, EmbeddingMismatchError
-from core.text import identifiers
+from core.text import exact_names
 from core.tuning import TUNING, Tuning
 from providers.embeddings import EmbeddingModel
 from store.catalog import Catalog
@@ -280,7 +280,7 @@ class ChunkStore:
         dense = [cid for cid, _ in self.dense_search(query, depth, where)]
         lexical = [cid for cid, _ in self.lexical.search(query, depth, where=where)]
         rankings, weights = [dense, lexical], [self.tuning.dense_weight, 1.0]
-        if names := [name for name in identifiers(query) if "_" in name or "." in name]:
+        if names := exact_names(query):
             rankings.append(self.lexical.naming(names, depth, where))
             weights.append(self.tuning.exact_weight)
         fused = weighted_rrf(zip(rankings, weights, strict=True))
