@@ -1,13 +1,14 @@
 """Text analysis shared by the model-free deciders.
 
-Terms are bm25s's tokenizer with its extended English stop-word list (NLTK's, which also drops
-question words such as "what" and "how") and the Snowball English stemmer
-(PyStemmer); sentences come from pysbd (Sadvilkar & Neumann 2020, rule-based sentence boundary
-disambiguation).
+Terms are bm25s's tokenization — its token pattern, lower-cased, its extended English stop-word
+list (NLTK's, which also drops question words such as "what" and "how") removed, then the
+Snowball English stemmer (PyStemmer) — applied to one text at a time; sentences come from pysbd
+(Sadvilkar & Neumann 2020, rule-based sentence boundary disambiguation).
 """
 
 from __future__ import annotations
 
+import inspect
 import re
 from functools import lru_cache
 
@@ -18,9 +19,11 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 # Request phrasing ("tell me about X", "please explain Y") carries no topic.
 _REQUEST_WORDS = {"tell", "explain", "describe", "please", "know", "give", "show", "find", "info", "information"}
-_STOPWORDS = sorted(set(STOPWORDS_EN_PLUS) | _REQUEST_WORDS)
-_STOPWORD_SET = frozenset(_STOPWORDS)
+_STOPWORD_SET = frozenset(STOPWORDS_EN_PLUS) | _REQUEST_WORDS
 _stemmer = Stemmer.Stemmer("english")
+# bm25s.tokenize's own token pattern; calling bm25s.tokenize itself on one short text at a time
+# costs ~4× more (it sets up progress bars and a vocabulary per call) for the same terms
+_TOKEN = re.compile(inspect.signature(bm25s.tokenize).parameters["token_pattern"].default)
 _segmenter = pysbd.Segmenter(language="en", clean=False)
 
 # A name: capitalised words (allowing inner "of", "the", "de", …, initials and numbers), or a
@@ -45,8 +48,7 @@ def strip_qualifier(title: str) -> str:
 @lru_cache(maxsize=4096)
 def terms(text: str) -> tuple[str, ...]:
     """Stemmed content terms of ``text`` (stop words removed), in order, with repeats."""
-    tokens = bm25s.tokenize([text], stopwords=_STOPWORDS, stemmer=_stemmer, return_ids=False, show_progress=False)
-    return tuple(tokens[0]) if tokens else ()
+    return tuple(_stemmer.stemWords([w for w in _TOKEN.findall(text.lower()) if w not in _STOPWORD_SET]))
 
 
 def term_set(text: str) -> frozenset[str]:

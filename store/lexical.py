@@ -78,7 +78,8 @@ def _index_rows(t: str, rows: str) -> str:
         INSERT INTO {t}_terms (term, chunk_id, tf, len, impact)
         SELECT x.term, x.chunk_id, x.tf, l.len,
                x.tf * (s.k1 + 1) / (x.tf + s.k1 * (1 - s.b + s.b * l.len / s.avgdl))
-        FROM toks x JOIN lens l USING (chunk_id), stats s;"""
+        FROM toks x JOIN lens l USING (chunk_id), stats s
+        ORDER BY x.term;"""
 
 
 def _unindex_rows(t: str, rows: str) -> str:

@@ -15,13 +15,16 @@ transaction: a run killed part-way leaves the old manifest, and the next ingest 
 
 from __future__ import annotations
 
-import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
 import psycopg
 from langchain_core.documents import Document
+from pgvector.psycopg.vector import register_vector_info
+from psycopg.types import TypeInfo
+from psycopg.types.json import Jsonb
 
 from core.tuning import TUNING, Tuning
 from providers.embeddings import EmbeddingModel
@@ -51,10 +54,6 @@ class _Plan:
     stale: list[str]
 
 
-def _vector_text(vector: list[float]) -> str:
-    return "[" + ",".join(map(repr, vector)) + "]"
-
-
 class ChunkWriter:
     """Writes sources into chunk table ``table`` on ``conn`` (autocommit), embedding with
     ``embedding``; batches of ``tuning.ingest_batch`` chunks."""
@@ -67,7 +66,8 @@ class ChunkWriter:
         self.catalog = catalog
         self.embedding = embedding
         self.tuning = tuning
-        self._staged = False
+        self._staged: list[str] | None = None
+        """The staging table's column types (for the binary ``COPY``), once it exists."""
 
     def _plan(self, items: list[SourceChunks]) -> list[_Plan]:
         rows = self._conn.execute(
@@ -89,26 +89,37 @@ class ChunkWriter:
             plans.append(_Plan(item, unique, new, sorted(held - unique.keys())))
         return plans
 
-    def _embed(self, batch: list[Document]) -> list[str]:
+    def _embed(self, batch: list[Document]) -> np.ndarray:
         # Title and text embedded together (the title often names the entity the text is about,
         # as in Wikipedia paragraphs); the text is stored alone.
         texts = [f"{d.metadata.get('title') or ''}\n{d.page_content}".strip() for d in batch]
-        return [_vector_text(v) for v in self.embedding.embeddings.embed_documents(texts)]
+        return np.asarray(self.embedding.embeddings.embed_documents(texts), dtype=np.float32)
 
-    def _copy(self, batch: list[Document], vectors: list[str]) -> None:
+    def _copy(self, batch: list[Document], vectors: np.ndarray) -> None:
         t, conn = self.table, self._conn
         with conn.transaction():
-            if not self._staged:  # one staging table per connection, emptied at each commit
+            if self._staged is None:  # one staging table per connection, emptied at each commit
                 conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS stage_{t} (LIKE {t}) ON COMMIT DELETE ROWS")
-                self._staged = True
-            with conn.cursor() as cur, cur.copy(f"COPY stage_{t} ({', '.join(COLUMNS)}) FROM STDIN") as copy:
-                for doc, vector in zip(batch, vectors, strict=True):
-                    meta = doc.metadata
-                    extra = {k: v for k, v in meta.items() if k not in COLUMNS}
-                    copy.write_row(
-                        (doc.id, doc.page_content, vector, meta["source"], meta.get("title"), meta.get("chunk_index"))
-                        + (meta.get("version"), json.dumps(extra))
-                    )
+                self._staged = [
+                    conn.execute(
+                        "SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = %s::regclass "
+                        "AND attname = %s",
+                        (f"stage_{t}", column),
+                    ).fetchone()[0]
+                    for column in COLUMNS
+                ]
+            # binary COPY: vectors go as float32 bytes (pgvector's binary format, no text to print and parse)
+            with conn.cursor() as cur:
+                register_vector_info(cur, TypeInfo.fetch(conn, "vector"))  # this cursor only
+                with cur.copy(f"COPY stage_{t} ({', '.join(COLUMNS)}) FROM STDIN (FORMAT BINARY)") as copy:
+                    copy.set_types(self._staged)
+                    for doc, vector in zip(batch, vectors, strict=True):
+                        meta = doc.metadata
+                        extra = {k: v for k, v in meta.items() if k not in COLUMNS}
+                        copy.write_row(
+                            (doc.id, doc.page_content, vector, meta["source"], meta.get("title"))
+                            + (meta.get("chunk_index"), meta.get("version"), Jsonb(extra))
+                        )
             conn.execute(
                 f"INSERT INTO {t} ({', '.join(COLUMNS)}) SELECT {', '.join(COLUMNS)} FROM stage_{t} "
                 "ON CONFLICT (chunk_id) DO NOTHING"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from core.text import identifiers, is_heading, sentences
+import bm25s
+
+from core.text import _STOPWORD_SET, _stemmer, identifiers, is_heading, sentences, terms
 
 
 def test_list_items_and_headings_are_sentences_of_their_own():
@@ -28,3 +30,17 @@ def test_a_product_name_with_its_version_is_one_identifier():
 
 def test_a_question_word_before_a_number_is_no_name():
     assert identifiers("Which 2009 animated film is from Japan?") == ["Japan"]  # not "Which 2009"
+
+
+def test_terms_are_bm25s_tokens_of_one_text():
+    texts = [
+        "The café's 2nd édition sold 1,200 copies in the 1970s — what a run!",
+        "ALTER SYSTEM writes postgresql.auto.conf; work_mem defaults to 4MB.",
+        "Who is the drummer of Steely Dan?",
+        "a I of",  # stop words and one-letter tokens only
+    ]
+    expected = bm25s.tokenize(
+        texts, stopwords=sorted(_STOPWORD_SET), stemmer=_stemmer, return_ids=False, show_progress=False
+    )
+    assert [list(terms(t)) for t in texts] == [list(e) for e in expected]
+    assert terms("work_mem defaults") == ("work_mem", "default")
