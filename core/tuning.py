@@ -123,6 +123,9 @@ class Tuning:
     """Ranking penalty per place of the sentence's chunk in the evidence order."""
     part_coverage: float = 0.5
     """Least share of a sub-question's terms an evidence sentence must hold to answer that part."""
+    yes_no_share: float = 0.5
+    """Least IDF-weighted share of a two-subject yes/no question's predicate ("both types of
+    shrub": type, shrub) a subject's sentence must hold to affirm it (:mod:`deciders.yes_no`)."""
     min_support: float = 0.8
     """Lexical grounding: share of a claim's content terms its cited chunks must hold."""
 

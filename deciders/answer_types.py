@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from core.text import names, term_set
+from core.text import names, term_set, terms
 
 AnswerType = Literal[
     "yes_no",
@@ -161,7 +161,14 @@ _MEASURES: list[tuple[Literal["quantity", "number"], re.Pattern]] = [
 """Question wordings that ask for a measure, checked in order (see :func:`default_measure`)."""
 _YES = "Yes"
 _NO = "No"
-_NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|without|neither|nor)\b", re.I)
+_NEGATION = re.compile(
+    r"^(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|wasn't|weren't|won't|without|neither|nor)$"
+)
+_CLAUSE_END = re.compile(r"[,;:()]")
+_WORD = re.compile(r"[\w'’-]+|[,;:()]")
+NEGATION_REACH = 4
+"""Words before or after a predicate term within which a negation cue negates it (NegEx's
+window, Chapman et al. 2001)."""
 
 
 _DEFINITION = re.compile(r"^(?:who|what)(?:'s|\s+(?:is|was|are|were))\s+(?P<subject>[^?]+?)\s*\??$", re.I)
@@ -205,9 +212,9 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
 
     ``default`` is the value after "default is / defaults to" (or before "by default"), kept
     only when it is the measure the question asks for (:func:`default_measure`);
-    ``yes_no`` gives "No" for a negated sentence and
-    "Yes" otherwise; names (person, place, organisation) are capitalised names, and a place may
-    also be a file name or path; ``other`` gives nothing.
+    ``yes_no`` gives "No" when a negation cue negates one of the question's terms in the
+    sentence (:func:`negated`) and "Yes" otherwise; names (person, place, organisation) are
+    capitalised names, and a place may also be a file name or path; ``other`` gives nothing.
     """
     asked = term_set(question)
     if kind == "default":
@@ -215,7 +222,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         if measure := default_measure(question):
             found = [value for value in found if SPAN_PATTERNS[measure].search(value)]
     elif kind == "yes_no":
-        return [_NO if _NEGATION.search(sentence) else _YES]
+        return [_NO if negated(sentence, asked) else _YES]
     elif kind in ("person", "organisation"):
         found = names(sentence)
     elif kind == "place":
@@ -226,6 +233,25 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         return []
     kept = [_tidy(s) for s in found if s and _tidy(s)]
     return list(dict.fromkeys(s for s in kept if not term_set(s) or not term_set(s) <= asked))
+
+
+def negated(sentence: str, predicate: frozenset[str]) -> bool:
+    """Whether a negation cue stands within ``NEGATION_REACH`` words of a predicate term of
+    ``sentence``, in the same clause (no comma, semicolon, colon or bracket between); with no
+    predicate term given, whether the sentence holds a negation cue at all."""
+    words = _WORD.findall(sentence.lower())
+    if not predicate:
+        return any(_NEGATION.match(word) for word in words)
+    for at, word in enumerate(words):
+        if not (set(terms(word)) & predicate):
+            continue
+        for step in (-1, 1):
+            for other in range(at + step, at + step * (NEGATION_REACH + 1), step):
+                if not 0 <= other < len(words) or _CLAUSE_END.match(words[other]):
+                    break
+                if _NEGATION.match(words[other]):
+                    return True
+    return False
 
 
 def _tidy(span: str) -> str:

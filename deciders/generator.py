@@ -19,6 +19,7 @@ from langchain_core.messages import BaseMessage
 
 from core.text import coverage, is_heading, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
+from deciders import yes_no
 from deciders.answer_support import (
     Candidate,
     answer_sentences,
@@ -185,10 +186,14 @@ class ExtractiveGenerator:
             if mode == "caveat":
                 parts.text = f"{NO_ANSWER} contain a clear answer to the whole question. By part:\n{parts.text}"
             return parts
-        if mode == "answer" and not request.absent_terms and (comparison := compare(question, evidence)):
-            return compared(comparison, focus_weights(question, request.term_weights))
         kind = expected_type(question)
         weights = focus_weights(question, request.term_weights)
+        if mode == "answer" and not request.absent_terms:
+            verdict = compare(question, evidence)
+            if verdict is None and kind == "yes_no":
+                verdict = yes_no.check(question, evidence, weights, self.tuning.yes_no_share)
+            if verdict is not None:
+                return compared(verdict, weights)
         ranked = rank_candidates(question, kind, evidence, weights, self.tuning, request.avoid, self.embeddings)
         chosen = self.select(ranked, kind, weights)
         support = blended_support(chosen, weights, self.tuning)

@@ -1,0 +1,112 @@
+"""Yes/no questions about two subjects, answered by checking each subject's own evidence.
+
+"Are Sutera and Rhodotypos both types of shrub?" asks whether a predicate (type, shrub) holds of
+every subject; "Are Ecballium and Elatostema in the same family?" whether the subjects share a
+value (the family each belongs to). Each subject's sentences are those of the evidence chunks
+titled by it and those naming it; the predicate is the question's terms that are not the
+subjects'. A subject holds the predicate when one of its sentences holds at least
+``Tuning.yes_no_share`` of the predicate's weight with no negation cue in reach of it; a shared
+value is the name next to the compared noun ("family Cucurbitaceae", "the Araceae family") in each
+subject's sentence. This is the per-entity verification step of answer-type QA pipelines applied
+to yes/no comparisons (Moldovan et al. 2000), with negation scoped to a few words around the
+predicate as NegEx does (Chapman et al. 2001).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping, Sequence
+
+from core.text import names, sentences, strip_qualifier, term_set
+from deciders.answer_types import negated
+from deciders.chunks import HopChunk
+from deciders.comparison import Comparison
+
+_TWO_SUBJECTS = re.compile(r"^(?:are|were|is|was|did|do|does|have|has|had)\b.+?\band\b", re.I)
+_LEADING = re.compile(r"^(?:(?:are|were|is|was|did|do|does|have|has|had|both|the|a|an)\s+)+", re.I)
+_SAME = re.compile(r"\bsame\s+(?P<noun>[a-z]+)\b", re.I)
+_NAME_AFTER = re.compile(r"\s+([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)")
+_NAME_BEFORE = re.compile(r"([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+$")
+
+
+def subjects(question: str, evidence: Sequence[HopChunk]) -> list[str]:
+    """The two things a yes/no question asks about, either side of its first "and": evidence
+    titles the question names (longest first), then its capitalised names where no title is;
+    empty when there are not two."""
+    if not _TWO_SUBJECTS.match(question.strip()) or question.count("?") > 1:  # one question, not two
+        return []
+    split = question.lower().index(" and ")
+    lowered = question.lower()
+    titled = sorted({strip_qualifier(c["title"]).rstrip(".") for c in evidence}, key=len, reverse=True)
+    named = [(question.find(name), _LEADING.sub("", name)) for name in names(question)]
+    found: list[tuple[int, str]] = []
+    for at, name in [(lowered.find(t.lower()) if len(t) > 2 else -1, t) for t in titled] + named:
+        overlaps = any(start <= at < start + len(seen) or at <= start < at + len(name) for start, seen in found)
+        if at >= 0 and not overlaps:
+            found.append((at, name))
+    before = [name for at, name in sorted(found) if at < split]
+    after = [name for at, name in sorted(found) if at > split]
+    return [before[-1], after[0]] if before and after else []
+
+
+def _own_sentences(subject: str, evidence: Sequence[HopChunk]) -> list[tuple[str, HopChunk]]:
+    """Sentences about ``subject``: every sentence of a chunk titled by it, then sentences of
+    other chunks that name it."""
+    name = subject.lower()
+    own = [c for c in evidence if strip_qualifier(c["title"]).rstrip(".").lower() == name]
+    found = [(s, c) for c in own for s in sentences(c["text"])]
+    found += [(s, c) for c in evidence if c not in own for s in sentences(c["text"]) if name in s.lower()]
+    return found
+
+
+def _value_near(sentence: str, noun: str) -> str | None:
+    """The capitalised name right after or right before ``noun`` in ``sentence`` ("family
+    Cucurbitaceae", "the Araceae family"), if any."""
+    for match in re.finditer(rf"\b{noun}\w*\b", sentence, re.I):
+        after = _NAME_AFTER.match(sentence, match.end())
+        before = _NAME_BEFORE.search(sentence[: match.start()])
+        if after or before:
+            return (after or before)[1]
+    return None
+
+
+def check(question: str, evidence: Sequence[HopChunk], weights: Mapping[str, float], share: float) -> Comparison | None:
+    """The answer to a two-subject yes/no question: ``Comparison`` with winner "Yes" or "No" and,
+    per subject, (subject, its predicate share, its best sentence, that sentence's chunk);
+    ``None`` when the question is not one, or a subject has no sentence in the evidence (or, for
+    "same …?", no value).
+
+    Args:
+        question: the (standalone) question.
+        evidence: the chunks to answer from.
+        weights: the question's terms with their weights (IDF), as the generator ranks with.
+        share: least share (0–1) of the predicate's weight a sentence must hold to affirm it.
+    """
+    pair = subjects(question, evidence)
+    if not pair:
+        return None
+    same = _SAME.search(question)
+    taken = set().union(*(term_set(s) for s in pair))
+    predicate = {t: w for t, w in weights.items() if t not in taken and (not same or t != term_set(same["noun"]))}
+    if any(t.isdigit() for t in predicate):  # "more than 15 novels": a count to compare, not a property
+        return None
+    total = sum(predicate.values())
+    values = []
+    for subject in pair:
+        own = _own_sentences(subject, evidence)
+        if not own:
+            return None
+        if same:
+            found = [(value, s, c) for s, c in own if (value := _value_near(s, same["noun"]))]
+            if not found:
+                return None
+            values.append((subject, found[0][0], found[0][1], found[0][2]))
+            continue
+        scored = [(sum(w for t, w in predicate.items() if t in term_set(s)) / (total or 1.0), s, c) for s, c in own]
+        best = max(scored, key=lambda item: item[0])
+        held = best[0] >= share and not negated(best[1], frozenset(predicate))
+        values.append((subject, float(held), best[1], best[2]))
+    if same:
+        answer = "Yes" if len({v[1].lower() for v in values}) == 1 else "No"
+        return Comparison(answer, [(s, 1.0, sentence, chunk) for s, _, sentence, chunk in values])
+    return Comparison("Yes" if all(v[1] for v in values) else "No", values)

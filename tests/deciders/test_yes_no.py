@@ -1,0 +1,57 @@
+"""Yes/no questions (deciders/yes_no.py, answer_types.negated): subjects, predicate, negation scope."""
+
+from __future__ import annotations
+
+from core.text import term_set
+from deciders.answer_types import negated, spans
+from deciders.generator import AnswerRequest, ExtractiveGenerator
+from deciders.yes_no import check, subjects
+
+
+def chunk(cid: str, title: str, text: str) -> dict:
+    return {"chunk_id": cid, "text": text, "source": "s", "title": title, "score": 1.0, "dense_rank": None,
+            "lexical_rank": None}  # fmt: skip
+
+
+SUTERA = chunk("s", "Sutera", "Sutera is a genus of flowering plants in the family Scrophulariaceae.")
+RHODO = chunk("r", "Rhodotypos", "Rhodotypos scandens is a deciduous shrub in the family Rosaceae.")
+KERRIA = chunk("k", "Kerria", "Kerria japonica is a deciduous shrub in the family Rosaceae.")
+WEIGHTS = {"type": 1.0, "shrub": 2.0, "famili": 1.0}
+
+
+def test_the_two_subjects_are_the_evidence_titles_or_names_either_side_of_and():
+    assert subjects("Are Sutera and Rhodotypos both types of shrub?", [SUTERA, RHODO]) == ["Sutera", "Rhodotypos"]
+    realm = chunk("h", "In the Realm of the Hackers", "")
+    question = "Are Freakonomics and In the Realm of the Hackers both American documentaries?"
+    assert subjects(question, [realm]) == ["Freakonomics", "In the Realm of the Hackers"]
+    assert subjects("Is the Virgilia found in Africa? And is Koeleria found all over?", []) == []  # two questions
+    assert subjects("What is the default of work_mem?", []) == []
+
+
+def test_both_is_yes_only_when_each_subject_holds_the_predicate():
+    no = check("Are Sutera and Rhodotypos both types of shrub?", [SUTERA, RHODO], WEIGHTS, 0.5)
+    assert no.winner == "No" and [v[0] for v in no.values] == ["Sutera", "Rhodotypos"]
+    assert check("Are Kerria and Rhodotypos both types of shrub?", [KERRIA, RHODO], WEIGHTS, 0.5).winner == "Yes"
+    assert check("Are Kerria and Rhodotypos both types of shrub?", [KERRIA], WEIGHTS, 0.5) is None  # no evidence
+
+
+def test_same_compares_the_names_next_to_the_noun():
+    assert check("Are Kerria and Rhodotypos in the same family?", [KERRIA, RHODO], WEIGHTS, 0.5).winner == "Yes"
+    assert check("Are Sutera and Rhodotypos in the same family?", [SUTERA, RHODO], WEIGHTS, 0.5).winner == "No"
+
+
+def test_a_negation_counts_only_near_the_predicate():
+    safe = term_set("Is libpq thread-safe?")
+    assert negated("libpq is not thread-safe.", safe)
+    assert not negated("Returns 1 if the libpq is thread-safe and 0 if it is not.", safe)
+    assert not negated("It is a shrub, not a tree.", term_set("shrub"))
+    assert spans("libpq is reentrant and thread-safe by default.", "yes_no", "Is libpq thread-safe?") == ["Yes"]
+    assert spans("It does not return NULL.", "yes_no") == ["No"]  # no question: any negation
+
+
+def test_the_generator_answers_both_with_each_subjects_sentence():
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("Are Sutera and Rhodotypos both types of shrub?", [SUTERA, RHODO], "answer")
+    )
+    assert answer.short_answer == "No" and not answer.abstained
+    assert answer.cited == [(1, "s"), (2, "r")] and "Scrophulariaceae" in answer.text and "shrub" in answer.text
