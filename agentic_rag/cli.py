@@ -34,7 +34,15 @@ from agentic_rag.options import (
     split_fields,
     thread_settings,
 )
-from agentic_rag.output import checkpoint_line, print_ingest, print_result, print_rows, stream_printer, thread_line
+from agentic_rag.output import (
+    checkpoint_line,
+    new_thread_note,
+    print_ingest,
+    print_result,
+    print_rows,
+    stream_printer,
+    thread_line,
+)
 from agentic_rag.threads import prune_threads
 from core.errors import AgenticRagError, ConfigurationError, IngestError
 from graph.context import RunContext, validate_question
@@ -162,7 +170,10 @@ def ask(
             known = given and application.has_thread(thread)
             if not known:  # a missing or empty collection fails here, before a thread id is printed
                 application.services.require_chunks()
-            typer.echo(f"thread: {thread}" + (" (continued)" if known else " (new)" if given else ""), err=True)
+            note = " (continued)" if known else ""
+            if given and not known:
+                note = new_thread_note([row["thread_id"] for row in application.threads(limit=200)], thread)
+            typer.echo(f"thread: {thread}{note}", err=True)
             on_event = stream_printer() if stream and not as_json else None
             result = application.ask(question, thread_id=thread, context=context, on_event=on_event)
         except KeyboardInterrupt:

@@ -3,6 +3,7 @@ ingest summaries — as text for people or as JSON."""
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import TYPE_CHECKING, Callable
 
@@ -26,6 +27,14 @@ def thread_line(row: dict) -> str:
         f"{row['thread_id']}  {row['status']:<11} {row.get('collection') or '-':<12} "
         f"{str(row['updated_at'])[:19]}  {quoted(row['question'][:70])}"
     )
+
+
+def new_thread_note(known_ids: list[str], thread_id: str) -> str:
+    """What follows ``thread: ID`` for a given thread id that has no checkpoint yet: that a new
+    thread starts under it, and the closest existing ids (difflib) when it looks like a typo."""
+    close = difflib.get_close_matches(thread_id, known_ids, n=2, cutoff=0.75)
+    hint = f"; did you mean {' or '.join(close)}?" if close else "; `agentic-rag threads` lists the existing ones"
+    return f" (new: no thread has this id{hint})"
 
 
 def checkpoint_line(row: dict) -> str:

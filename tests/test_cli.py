@@ -70,7 +70,9 @@ def test_ingest_then_ask_json(cli):
     assert human.returncode == 0 and "Sources:" in human.stdout and "hop 1:" in human.stdout
     assert human.stderr.startswith(f"thread: {out['thread_id']} (continued)")
     typo = cli("ask", "And the league?", "--thread", out["thread_id"][:-1] + "x")
-    assert typo.stderr.startswith("thread: ") and "(new)" in typo.stderr.splitlines()[0]  # a typo is not silent
+    first = typo.stderr.splitlines()[0]  # a typo is not silent: the id it resembles is named
+    assert first.startswith("thread: ") and "(new: no thread has this id; did you mean" in first
+    assert out["thread_id"] in first
 
 
 @pytest.mark.parametrize("question", ["", "   ", "q" * 100_000])
