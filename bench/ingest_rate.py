@@ -23,7 +23,7 @@ from pathlib import Path
 
 from agentic_rag.app import App
 from core.settings import Settings
-from ingest.loaders import load_file
+from ingest.loaders import EmptySourceError, UnreadableSourceError, load_file
 from ingest.pipeline import collect_files
 from providers.embeddings import load_embedding_model
 
@@ -50,8 +50,12 @@ def main() -> None:
             rates.append(report.added / seconds)
             print(f"run {run + 1}: {report.added:,} chunks in {seconds:.2f} s = {rates[-1]:,.0f} chunks/s", flush=True)
         settings = app.settings
-        files = collect_files(args.sources)
-        chunks = [d for f in files for d in load_file(f, settings.chunk_size, settings.chunk_overlap).chunks]
+        chunks = []
+        for path in collect_files(args.sources):
+            try:
+                chunks += load_file(path, settings.chunk_size, settings.chunk_overlap).chunks
+            except (EmptySourceError, UnreadableSourceError):  # skipped by the ingest too
+                continue
         texts = [f"{d.metadata.get('title') or ''}\n{d.page_content}".strip() for d in chunks]  # as the writer embeds
         model = load_embedding_model(settings.embedding)
         embed_seconds = []

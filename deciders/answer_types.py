@@ -133,6 +133,14 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
         r"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b)"
     ),
 }
+_DURATION_QUESTION = re.compile(
+    r"\bhow (?:long (?:does|do|did|will|would|should|has|have|before|until|after)\b|often\b|much time\b)", re.I
+)
+"""Wordings that ask for a duration, not any quantity ("how long does a session wait …?", "how
+much time passes …?"; not "how long can a name be?")."""
+_TIME = re.compile(
+    r"(?<![a-z])(?:ms|milliseconds?|s|sec|seconds?|min|minutes?|h|hours?|days?|weeks?|months?|years?)$", re.I
+)
 _FILE = re.compile(
     r"(?<![\w/.$~-])(?:(?:\$\w+|~)?(?:/[\w.-]*\w)+/?|(?:[\w-]+/)*[\w-]{2,}(?:\.[a-z][\w-]{0,9})+(?![\w(]))"
 )
@@ -220,7 +228,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     if kind == "default":
         found = [m["value"] or m["comma"] or m["before"] for m in _DEFAULT_VALUE.finditer(sentence)]
         if measure := default_measure(question):
-            found = [value for value in found if SPAN_PATTERNS[measure].search(value)]
+            found = [value for value in found if _measure_of(value, measure, question)]
     elif kind == "yes_no":
         return [_NO if negated(sentence, asked) else _YES]
     elif kind in ("person", "organisation"):
@@ -229,6 +237,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         found = [m.group(0) for m in _FILE.finditer(sentence)] + names(sentence)
     elif kind in SPAN_PATTERNS:
         found = [m.group(0) for m in SPAN_PATTERNS[kind].finditer(sentence)]
+        if kind == "quantity":
+            found = [value for value in found if _measure_of(value, kind, question)]
     else:
         return []
     kept = [_tidy(s) for s in found if s and _tidy(s)]
@@ -252,6 +262,17 @@ def negated(sentence: str, predicate: frozenset[str]) -> bool:
                 if _NEGATION.match(words[other]):
                     return True
     return False
+
+
+def _measure_of(value: str, measure: Literal["quantity", "number"], question: str) -> bool:
+    """Whether ``value`` holds the measure asked for: a number, or a quantity — with a unit of
+    time when the question asks for a duration ("how long does …?", "how much time …?")."""
+    if measure == "number":
+        return bool(SPAN_PATTERNS["number"].search(value))
+    quantities = [m.group(0) for m in SPAN_PATTERNS["quantity"].finditer(value)]
+    if _DURATION_QUESTION.search(question):
+        return any(_TIME.search(q) for q in quantities)
+    return bool(quantities)
 
 
 def _tidy(span: str) -> str:

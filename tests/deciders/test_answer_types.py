@@ -61,6 +61,16 @@ def test_a_default_asked_as_a_measure_must_be_one():
     assert spans("The default value is replica, which writes enough data.", "default", question) == ["replica"]
 
 
+def test_a_duration_asked_for_must_have_a_unit_of_time():
+    """'16 megabytes' and '90%' are quantities, not the time between checkpoints."""
+    question = "If write volume is low, how much time passes between automatic checkpoints?"
+    assert spans("The default size is 16 megabytes, at around 90% of it.", "quantity", question) == []
+    assert spans("The default is five minutes (5min).", "quantity", question) == ["five minutes", "5min"]
+    assert spans("The default is 16 megabytes.", "default", question + " by default") == []
+    assert spans("It waits one second (1s).", "quantity", "How long does a session wait on a lock?")[0] == "one second"
+    assert spans("At most 63 bytes.", "quantity", "How long can an identifier be?") == ["63 bytes"]  # a length
+
+
 def test_quantities_numbers_and_dates():
     assert spans("It takes 4 bytes on disk, and a uuid is 128 bits.", "quantity") == ["4 bytes", "128 bits"]
     assert spans("The limit is 1600 columns.", "number") == ["1600"]
