@@ -23,6 +23,10 @@ class EvidenceChunk(HopChunk):
     """First-hop chunks: later hops cannot displace it (a top chunk, or ``named``)."""
     confirmed: NotRequired[bool]
     """A first-hop chunk outside the anchors that a later hop reached again (two paths to it)."""
+    reworded: NotRequired[bool]
+    """Later-hop chunks of a single-hop question found by a reworded query — not by a graph link,
+    and not about an entity the question names: they resemble the question as the first hop's
+    tail does, without its claim of coming from the question itself, and rank after that tail."""
     superseded_by: NotRequired[str]
     """Set when a newer version of the same document is in the evidence: that chunk's id."""
 
@@ -47,14 +51,18 @@ def evidence_order(chunk: EvidenceChunk) -> tuple:
     """Sort key of kept evidence: the anchors — the first hop's top chunks and its chunks about
     an entity the question names (``named``: both sides of a comparison) — in their order, then
     first-hop chunks a later hop reached again (``confirmed``), then chunks found by later hops,
-    round robin (every hop's best, then every hop's second, …), then the rest of the first hop.
-    A bridge hop thus replaces the first hop's tail — the chunks that resemble the question
-    without answering it — while the best first-hop evidence stays."""
+    round robin (every hop's best, then every hop's second, …), then the rest of the first hop,
+    then ``reworded`` chunks. A bridge hop thus replaces the first hop's tail — the chunks that
+    resemble the question without answering it — while the best first-hop evidence stays; a
+    rewording of a single-hop question does not (on one manual page its neighbours are the
+    answer's, and the rewording's finds only resemble the question)."""
     hop, rank = chunk.get("hop", 1), chunk.get("rank", 0)
     if chunk.get("anchor"):
         return (0, rank)
-    if hop > 1:
+    if hop > 1 and (chunk.get("confirmed") or not chunk.get("reworded")):
         return (1, -1 if chunk.get("confirmed") else rank, hop)
+    if hop > 1:
+        return (3, rank, hop)
     return (2, rank)
 
 
@@ -114,7 +122,13 @@ def prefer_newer(evidence: list[EvidenceChunk]) -> tuple[list[EvidenceChunk], li
 
 
 def admit(
-    question: str, hop: int, evidence: list[EvidenceChunk], relevant: list[EvidenceChunk], budget: int, anchors: int
+    question: str,
+    hop: int,
+    evidence: list[EvidenceChunk],
+    relevant: list[EvidenceChunk],
+    budget: int,
+    anchors: int,
+    single_hop: bool = False,
 ) -> tuple[list[EvidenceChunk], list[dict], int]:
     """The pool after a graded hop.
 
@@ -125,12 +139,19 @@ def admit(
         relevant: the hop's chunks the grader judged relevant, each with its ``relevance``.
         budget: most chunks kept (``max_evidence``).
         anchors: first-hop chunks, by rank, that later hops cannot displace.
+        single_hop: the router classified the question single-hop: a later hop's chunks found
+            by a reworded query (not a graph link) and not about an entity the question names
+            are marked ``reworded`` (see :func:`evidence_order`).
 
     Returns:
         (kept evidence, conflicts between document versions, chunks this hop added).
     """
     if hop == 1:
         relevant = mark_anchors(question, relevant, anchors)
+    elif single_hop:
+        relevant = [
+            {**c, "reworded": not c.get("linked_from") and not names_its_title(question, c["title"])} for c in relevant
+        ]
     kept, conflicts = prefer_newer(merge_evidence(evidence, relevant, budget))
     before = {c["chunk_id"] for c in evidence}
     return kept, conflicts, sum(1 for c in kept if c["chunk_id"] not in before)

@@ -28,7 +28,10 @@ def make_node(services: GraphServices):
         ]
         hop = state.get("hops", 1)
         absent = services.absent_terms(question) if hop == 1 else state.get("absent_terms", [])
-        kept, conflicts, admitted = admit(question, hop, evidence, relevant, ctx.max_evidence, services.tuning.anchors)
+        single = state.get("complexity") != "multi"
+        kept, conflicts, admitted = admit(
+            question, hop, evidence, relevant, ctx.max_evidence, services.tuning.anchors, single
+        )
         update = {
             "evidence": kept,
             "conflicts": conflicts,

@@ -37,6 +37,18 @@ def test_admitting_the_first_hop_marks_anchors_and_counts_what_it_added():
     assert added == 0 and again == kept  # an anchor reached again stays as it was
 
 
+def test_a_rewording_of_a_single_hop_question_ranks_after_the_first_hop_tail():
+    hop1 = [chunk(f"h1-{i}", 1, i) for i in range(4)]
+    kept, _, _ = admit("What is the default of work_mem?", 1, [], hop1, budget=4, anchors=2)
+    hop2 = [chunk("reworded", 2, 0), chunk("linked", 2, 1, linked_from="h1-0"), chunk("work_mem", 2, 2)]
+    single, _, _ = admit("What is the default of work_mem?", 2, kept, hop2, budget=5, anchors=2, single_hop=True)
+    # a graph link and a chunk about the entity the question names still displace the tail
+    assert [c["chunk_id"] for c in single] == ["h1-0", "h1-1", "linked", "work_mem", "h1-2"]
+    assert not any(c.get("reworded") for c in single)
+    multi, _, _ = admit("What is the default of work_mem?", 2, kept, hop2, budget=5, anchors=2)
+    assert [c["chunk_id"] for c in multi][:3] == ["h1-0", "h1-1", "reworded"]  # a chain's next link
+
+
 def test_an_older_version_of_a_document_is_superseded_by_the_newer():
     old = chunk("old", 1, 0, title="Refund policy", source="/v1/refunds.md", version="2023-01-01", locator="/v1#0")
     new = chunk("new", 1, 1, title="Refund Policy", source="/v2/refunds.md", version="2024-05-01", locator="/v2#0")
