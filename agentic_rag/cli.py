@@ -40,11 +40,12 @@ from agentic_rag.output import (
     print_ingest,
     print_result,
     print_rows,
+    similar_ids,
     stream_printer,
     thread_line,
 )
 from agentic_rag.threads import prune_threads
-from core.errors import AgenticRagError, ConfigurationError, IngestError
+from core.errors import AgenticRagError, CollectionNotFoundError, ConfigurationError, IngestError
 from graph.context import RunContext, validate_question
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.")
@@ -168,11 +169,17 @@ def ask(
     with open_app(thread_settings(data_dir, collection, embedding, thread if given else None)) as application:
         try:
             known = given and application.has_thread(thread)
+            ids = [row["thread_id"] for row in application.threads(limit=200)] if given and not known else []
+            similar = similar_ids(ids, thread)
             if not known:  # a missing or empty collection fails here, before a thread id is printed
-                application.services.require_chunks()
-            note = " (continued)" if known else ""
-            if given and not known:
-                note = new_thread_note([row["thread_id"] for row in application.threads(limit=200)], thread)
+                try:
+                    application.services.require_chunks()
+                except CollectionNotFoundError as exc:
+                    if not given:
+                        raise
+                    hint = f" (did you mean {' or '.join(similar)}?)" if similar else ""
+                    raise CollectionNotFoundError(f"no thread '{thread}'{hint} to continue, and {exc}") from exc
+            note = " (continued)" if known else new_thread_note(similar) if given else ""
             typer.echo(f"thread: {thread}{note}", err=True)
             on_event = stream_printer() if stream and not as_json else None
             result = application.ask(question, thread_id=thread, context=context, on_event=on_event)

@@ -29,11 +29,15 @@ def thread_line(row: dict) -> str:
     )
 
 
-def new_thread_note(known_ids: list[str], thread_id: str) -> str:
+def similar_ids(known_ids: list[str], thread_id: str) -> list[str]:
+    """The existing thread ids closest to ``thread_id`` (difflib, at most two): what a typo meant."""
+    return difflib.get_close_matches(thread_id, known_ids, n=2, cutoff=0.75)
+
+
+def new_thread_note(similar: list[str]) -> str:
     """What follows ``thread: ID`` for a given thread id that has no checkpoint yet: that a new
-    thread starts under it, and the closest existing ids (difflib) when it looks like a typo."""
-    close = difflib.get_close_matches(thread_id, known_ids, n=2, cutoff=0.75)
-    hint = f"; did you mean {' or '.join(close)}?" if close else "; `agentic-rag threads` lists the existing ones"
+    thread starts under it, and the ``similar`` existing ids when it looks like a typo."""
+    hint = f"; did you mean {' or '.join(similar)}?" if similar else "; `agentic-rag threads` lists the existing ones"
     return f" (new: no thread has this id{hint})"
 
 

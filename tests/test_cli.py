@@ -73,6 +73,10 @@ def test_ingest_then_ask_json(cli):
     first = typo.stderr.splitlines()[0]  # a typo is not silent: the id it resembles is named
     assert first.startswith("thread: ") and "(new: no thread has this id; did you mean" in first
     assert out["thread_id"] in first
+    elsewhere = cli("ask", "And the league?", "--thread", out["thread_id"][:-1] + "y", "--collection", "nothing_here")
+    line = one_line_error(elsewhere)  # no thread to continue and no collection to start one on: both said
+    assert f"no thread '{out['thread_id'][:-1]}y' (did you mean " in line and out["thread_id"] in line
+    assert "no collection 'nothing_here'" in line and elsewhere.returncode == 8
 
 
 @pytest.mark.parametrize("question", ["", "   ", "q" * 100_000])
