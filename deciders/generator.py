@@ -198,7 +198,13 @@ class ExtractiveGenerator:
         chosen = self.select(ranked, kind, weights)
         support = blended_support(chosen, weights, self.tuning)
         answerable = not request.absent_terms  # a question about a thing no document names
-        if mode == "answer" and answerable and chosen and support >= self.tuning.min_answer_support:
+        # a yes or no about named code needs a sentence naming it ("CONNECT BY", not "connections")
+        missing = (
+            yes_no.unnamed(question, f"{chosen[0].chunk['title']} {with_context(chosen[0])}", weights)
+            if (kind == "yes_no" and chosen)
+            else []
+        )
+        if mode == "answer" and answerable and not missing and chosen and support >= self.tuning.min_answer_support:
             text, cited = cite(chosen)
             # a chain's answer is at its end: "the drummer of the band that released X" is named
             # by the last link, the first sentence names only the band
@@ -215,6 +221,8 @@ class ExtractiveGenerator:
         if not weights:  # nothing in the question to look for ("and when was that?"): no sure abstention
             support = 1.0
         never = f" (they never mention {', '.join(request.absent_terms)})" if request.absent_terms else ""
+        if missing and not never:
+            never = f" (no passage found says it of {', '.join(missing)})"
         if not closest:
             text = f"{NO_ANSWER} contain an answer to this question{never}, and nothing related was found."
             return Answer(text, [], MODEL_FREE, abstained=True, support=0.0)

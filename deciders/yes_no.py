@@ -1,4 +1,4 @@
-"""Yes/no questions about two subjects, answered by checking each subject's own evidence.
+"""Yes/no questions: two subjects checked on each one's own evidence; code names checked literally.
 
 "Are Sutera and Rhodotypos both types of shrub?" asks whether a predicate (type, shrub) holds of
 every subject; "Are Ecballium and Elatostema in the same family?" whether the subjects share a
@@ -10,6 +10,10 @@ value is the name next to the compared noun ("family Cucurbitaceae", "the Aracea
 subject's sentence. This is the per-entity verification step of answer-type QA pipelines applied
 to yes/no comparisons (Moldovan et al. 2000), with negation scoped to a few words around the
 predicate as NegEx does (Chapman et al. 2001).
+
+A yes/no question naming code — SQL syntax ("CONNECT BY"), a rare identifier (``MySQL``,
+``AUTO_INCREMENT``) — is answered only from a sentence that names it (:func:`unnamed`): "Does
+PostgreSQL support CONNECT BY?" is not answered "Yes" from a sentence about connections.
 """
 
 from __future__ import annotations
@@ -17,16 +21,39 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from core.text import names, sentences, strip_qualifier, term_set
+from core.text import identifiers, names, sentences, strip_qualifier, term_set, terms
 from deciders.answer_types import negated
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison
 
+_CAPS_PHRASE = re.compile(r"\b[A-Z][A-Z0-9_]+(?:\s+[A-Z][A-Z0-9_]+)+\b")
+_CODE_SHAPE = re.compile(r"[_.]|[a-z][A-Z]|^[A-Z0-9]{2,}$")
+RARE_IDF = 3.0
+"""Least IDF (over the collection) of a code-like name's terms for a yes/no answer to have to
+name it: about 1 chunk in 20 or fewer (``PostgreSQL`` in its own manual is no such name)."""
 _TWO_SUBJECTS = re.compile(r"^(?:are|were|is|was|did|do|does|have|has|had)\b.+?\band\b", re.I)
 _LEADING = re.compile(r"^(?:(?:are|were|is|was|did|do|does|have|has|had|both|the|a|an)\s+)+", re.I)
 _SAME = re.compile(r"\bsame\s+(?P<noun>[a-z]+)\b", re.I)
 _NAME_AFTER = re.compile(r"\s+([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)")
 _NAME_BEFORE = re.compile(r"([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+$")
+
+
+def unnamed(question: str, text: str, weights: Mapping[str, float]) -> list[str]:
+    """The code names of ``question`` that ``text`` (an answer sentence with its heading and
+    title) does not hold, case-insensitively: runs of two or more upper-case words ("CONNECT BY",
+    "VACUUM FULL"), and code-like identifiers — snake_case, dotted, CamelCase or upper case —
+    whose terms all weigh at least ``RARE_IDF`` in ``weights``."""
+    phrases = _CAPS_PHRASE.findall(question)
+    words = [
+        i
+        for i in identifiers(question)
+        if _CODE_SHAPE.search(i)
+        and not any(i in p for p in phrases)
+        and (found := terms(i))
+        and all(weights.get(t, 0.0) >= RARE_IDF for t in found)
+    ]
+    held = text.lower()
+    return [name for name in [*phrases, *words] if name.lower() not in held]
 
 
 def subjects(question: str, evidence: Sequence[HopChunk]) -> list[str]:
@@ -53,10 +80,16 @@ def _own_sentences(subject: str, evidence: Sequence[HopChunk]) -> list[tuple[str
     """Sentences about ``subject``: every sentence of a chunk titled by it, then sentences of
     other chunks that name it."""
     name = subject.lower()
-    own = [c for c in evidence if strip_qualifier(c["title"]).rstrip(".").lower() == name]
+    own = [c for c in evidence if is_titled(c, subject)]
+    named = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")  # "cluster", not "pg_stat_progress_cluster"
     found = [(s, c) for c in own for s in sentences(c["text"])]
-    found += [(s, c) for c in evidence if c not in own for s in sentences(c["text"]) if name in s.lower()]
+    found += [(s, c) for c in evidence if c not in own for s in sentences(c["text"]) if named.search(s.lower())]
     return found
+
+
+def is_titled(chunk: HopChunk, subject: str) -> bool:
+    """Whether ``chunk`` is titled by ``subject`` (its title without qualifier or final dot)."""
+    return strip_qualifier(chunk["title"]).rstrip(".").lower() == subject.lower()
 
 
 def _value_near(sentence: str, noun: str) -> str | None:
@@ -72,9 +105,10 @@ def _value_near(sentence: str, noun: str) -> str | None:
 
 def check(question: str, evidence: Sequence[HopChunk], weights: Mapping[str, float], share: float) -> Comparison | None:
     """The answer to a two-subject yes/no question: ``Comparison`` with winner "Yes" or "No" and,
-    per subject, (subject, its predicate share, its best sentence, that sentence's chunk);
-    ``None`` when the question is not one, or a subject has no sentence in the evidence (or, for
-    "same …?", no value).
+    per subject, (subject, 1.0 when it holds the predicate else 0.0, its best sentence, that
+    sentence's chunk); ``None`` when the question is not one, a subject has no sentence in the
+    evidence (or, for "same …?", no value), or a subject whose sentences do not mention the
+    predicate has no chunk of its own (titled by it) — an entry about it would have said so.
 
     Args:
         question: the (standalone) question.
@@ -105,6 +139,8 @@ def check(question: str, evidence: Sequence[HopChunk], weights: Mapping[str, flo
         scored = [(sum(w for t, w in predicate.items() if t in term_set(s)) / (total or 1.0), s, c) for s, c in own]
         best = max(scored, key=lambda item: item[0])
         held = best[0] >= share and not negated(best[1], frozenset(predicate))
+        if not held and best[0] < share and not any(is_titled(c, subject) for c in evidence):
+            return None  # no page of its own: a predicate only unmentioned is not a No
         values.append((subject, float(held), best[1], best[2]))
     if same:
         answer = "Yes" if len({v[1].lower() for v in values}) == 1 else "No"

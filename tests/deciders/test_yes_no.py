@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.text import term_set
 from deciders.answer_types import negated, spans
 from deciders.generator import AnswerRequest, ExtractiveGenerator
-from deciders.yes_no import check, subjects
+from deciders.yes_no import check, subjects, unnamed
 
 
 def chunk(cid: str, title: str, text: str) -> dict:
@@ -55,3 +55,26 @@ def test_the_generator_answers_both_with_each_subjects_sentence():
     )
     assert answer.short_answer == "No" and not answer.abstained
     assert answer.cited == [(1, "s"), (2, "r")] and "Scrophulariaceae" in answer.text and "shrub" in answer.text
+
+
+def test_a_yes_or_no_about_code_needs_a_sentence_naming_it():
+    weights = {"postgresql": 1.4, "support": 1.9, "connect": 2.1, "mysql": 8.5, "enum": 4.1, "auto_incr": 8.5}
+    assert unnamed("Does PostgreSQL support CONNECT BY?", "Connections are supported.", weights) == ["CONNECT BY"]
+    question = "Does PostgreSQL support the MySQL ENUM syntax with AUTO_INCREMENT?"
+    assert unnamed(question, "Enum types are created with CREATE TYPE.", weights) == ["MySQL", "AUTO_INCREMENT"]
+    assert unnamed("Is libpq thread-safe?", "anything", weights) == []  # no code name to hold
+    ssl = chunk("ssl", "18.9. Secure TCP/IP Connections with SSL", "PostgreSQL supports encrypted connections.")
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("Does PostgreSQL support CONNECT BY?", [ssl], "answer", term_weights=weights)
+    )
+    assert answer.abstained and answer.short_answer is None and "CONNECT BY" in answer.text
+
+
+def test_an_unmentioned_predicate_is_no_no_for_a_subject_without_its_own_entry():
+    vacuum = chunk("v", "Routine Vacuuming", "VACUUM FULL rewrites the table and blocks other operations.")
+    locks = chunk("l", "Explicit Locking", "Acquired by CLUSTER and VACUUM FULL.")
+    weights = {"vacuum": 3.5, "full": 3.3, "cluster": 4.0, "block": 2.9, "oper": 2.0}
+    question = "Are VACUUM FULL and CLUSTER both blocking operations?"
+    assert check(question, [vacuum, locks], weights, 0.5) is None  # CLUSTER has no entry of its own
+    cluster = chunk("c", "CLUSTER", "CLUSTER reorders a table on disk.")
+    assert check(question, [vacuum, locks, cluster], weights, 0.5).winner == "No"
