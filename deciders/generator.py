@@ -242,11 +242,13 @@ def compared(comparison: Comparison, weights: dict[str, float]) -> Answer:
 
 
 def with_context(candidate: Candidate) -> str:
-    """The sentence after its context: "heading: sentence" or "previous sentence sentence"."""
+    """The sentence after its context: "heading: sentence" or "previous sentence sentence";
+    a table row's empty leading and trailing cells ("| | waiting for writers … |") left out."""
+    sentence = candidate.sentence.strip("| ")
     if candidate.context is None:
-        return candidate.sentence
+        return sentence
     joiner = ": " if is_heading(candidate.context) else " "
-    return f"{candidate.context}{joiner}{candidate.sentence}"
+    return f"{candidate.context.strip('| ')}{joiner}{sentence}"
 
 
 def cite(chosen: Sequence[Candidate]) -> tuple[str, list[tuple[int, str]]]:

@@ -263,3 +263,9 @@ def test_an_exact_name_mentioned_under_another_entry_loses_to_its_own_entry():
     )
     assert answer.short_answer == "four megabytes (4MB)"
     assert answer.text.startswith("work_mem (integer): The default value is four megabytes (4MB).")
+
+
+def test_a_table_row_answer_is_shown_without_its_empty_cells():
+    row = chunk("locks", "13.3. Explicit Locking", "| | waiting for writers to finish before the build begins |")
+    answer = ExtractiveGenerator().generate(AnswerRequest("What does the build wait for?", [row], "answer"))
+    assert answer.text.startswith("waiting for writers to finish before the build begins [1]")
