@@ -121,7 +121,8 @@ def check(question: str, evidence: Sequence[HopChunk], weights: Mapping[str, flo
         return None
     same = _SAME.search(question)
     taken = set().union(*(term_set(s) for s in pair))
-    predicate = {t: w for t, w in weights.items() if t not in taken and (not same or t != term_set(same["noun"]))}
+    asked_noun = term_set(same["noun"]) if same else frozenset()
+    predicate = {t: w for t, w in weights.items() if t not in taken and t not in asked_noun}
     if any(t.isdigit() for t in predicate):  # "more than 15 novels": a count to compare, not a property
         return None
     total = sum(predicate.values())
