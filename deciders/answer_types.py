@@ -79,8 +79,8 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "date",
         re.compile(
-            r"\b(?:when (?:was|were|did|had|has)|what year|which year|what date|in what year|"
-            r"what(?:'s| is) the (?:latest|earliest) year)\b",
+            r"\b(?:when (?:was|were|did|had|has)|(?:what|which|in what|on what) (?:year|date|day)|"
+            r"what(?:'s| is) the (?:latest|earliest) year|birth ?day|birth ?date|date of (?:birth|death))\b",
             re.I,
         ),
     ),
@@ -95,7 +95,8 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "place",
         re.compile(
-            r"^where\b|\b(?:which|what) (?:city|country|county|state|town|region|place|"
+            r"^where\b|\bwhere\s*\?$|\bplace of (?:birth|death|burial)\b|"
+            r"\b(?:which|what) (?:city|country|county|state|town|region|place|"
             r"continent|island|river)\b",
             re.I,
         ),
