@@ -110,12 +110,17 @@ def headline(result: dict) -> str | None:
 
 
 def verdict(result: dict) -> str:
-    """What the confidence tells the reader: of an answer, whether to trust it; of an
-    abstention, whether the documents most likely do not hold the answer."""
-    sure = result["confidence"] >= TUNING.confidence_trust
+    """What the confidence tells the reader: of an answer, whether to trust it — and below an
+    even chance (the calibrated confidence is the share of such answers that were right), that
+    it is more often wrong than right; of an abstention, whether the documents most likely do
+    not hold the answer."""
+    confidence = result["confidence"]
+    sure = confidence >= TUNING.confidence_trust
     if result.get("abstained"):
         return "the documents most likely do not say" if sure else "they may: check the closest passages"
-    return "trust it" if sure else "check the sources"
+    if sure:
+        return "trust it"
+    return "check the sources" if confidence >= 0.5 else "more often wrong than right at this level: check the sources"
 
 
 def print_result(
