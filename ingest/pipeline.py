@@ -238,6 +238,7 @@ def ingest_files(
             log(report.progress_line(len(files), len(files)))
     except KeyboardInterrupt:
         report.interrupted = True
+        store.recover()  # Ctrl-C may have landed mid-COPY: the batch is rolled back, the store usable
         return report
     present = {str(f) for f in files}
     for folder in (p.resolve() for p in paths if p.is_dir()):

@@ -14,6 +14,7 @@ from typing import Callable, Iterable
 import psycopg
 from langchain_core.documents import Document
 from langchain_postgres import Column, PGEngine
+from psycopg.pq import TransactionStatus
 
 from core.errors import CollectionNotFoundError, EmbeddingMismatchError
 from core.text import exact_names
@@ -54,17 +55,35 @@ class ChunkStore:
         self.collection = collection
         self.embedding = embedding
         self.table = f"chunks_{collection}"
-        self._conn = conn
-        self.catalog = Catalog(conn, collection)
-        """The collection's registration and its ingested sources (the manifest)."""
-        self.lexical = LexicalIndex(conn, self.table, tuning)
-        """The collection's BM25 index (maintained by statement triggers on the chunk table)."""
-        self.vectors = VectorIndex(conn, self.table, tuning)
-        """Dense search and the collection's HNSW index."""
-        self.graph = MentionGraph(conn, self.table, tuning)
-        """The collection's entity-mention graph (updated by the ingest pipeline)."""
+        self._bind(conn)
         self._ensure_collection(create)
-        self.writer = ChunkWriter(conn, self.table, self.catalog, embedding, tuning)
+
+    def _bind(self, conn: psycopg.Connection) -> None:
+        self._conn = conn
+        self.catalog = Catalog(conn, self.collection)
+        """The collection's registration and its ingested sources (the manifest)."""
+        self.lexical = LexicalIndex(conn, self.table, self.tuning)
+        """The collection's BM25 index (maintained by statement triggers on the chunk table)."""
+        self.vectors = VectorIndex(conn, self.table, self.tuning)
+        """Dense search and the collection's HNSW index."""
+        self.graph = MentionGraph(conn, self.table, self.tuning)
+        """The collection's entity-mention graph (updated by the ingest pipeline)."""
+        self.writer = ChunkWriter(conn, self.table, self.catalog, self.embedding, self.tuning)
+        """Bulk writes of sources' chunks."""
+
+    def recover(self) -> None:
+        """Make the store usable again after an interruption (Ctrl-C) that may have landed
+        mid-statement — in a ``COPY`` or a batch insert: a connection left with a command in
+        progress or in a failed transaction is closed (PostgreSQL rolls back what it held) and
+        the store continues on a new one. An idle connection is kept.
+
+        Raises:
+            StoreUnavailableError: the server cannot be reached for the new connection.
+        """
+        if not self._conn.closed and self._conn.info.transaction_status == TransactionStatus.IDLE:
+            return
+        self._conn.close()
+        self._bind(connect(self.url))
 
     @classmethod
     def open(

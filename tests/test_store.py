@@ -12,6 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from core.errors import CollectionNotFoundError, EmbeddingMismatchError, IngestError, StoreUnavailableError
@@ -192,6 +193,22 @@ def test_dropped_chunk_table_is_a_clear_error_then_rebuilt_by_ingest(make_app):
     assert store.graph.counts()["mentions"] > 0  # the mention graph is rebuilt too
     result = app.ask("Which league does Donnie Smith play in?")
     assert result["status"] == "done" and result["citations"]
+
+
+def test_a_store_interrupted_mid_statement_is_usable_again(make_app):
+    """Ctrl-C inside a COPY leaves the connection with a command in progress ("another command
+    is already in progress" on the next query); recover() continues on a new connection."""
+    app = make_app()
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    store = app.services.store
+    count = store.count()
+    store._conn.pgconn.send_query(b"SELECT pg_sleep(0.2)")  # sent, its result never read: as an interrupt leaves it
+    with pytest.raises(psycopg.OperationalError, match="another command is already in progress"):
+        store.count()
+    store.recover()
+    assert store.count() == count and store.lexical.size() == count
+    store.recover()  # an idle connection is kept
+    assert app.ingest([DATA / "hotpotqa_smoke_10.jsonl"]).unchanged == 1
 
 
 def test_collection_built_with_another_embedding_model(make_app):
