@@ -36,6 +36,7 @@ from agentic_rag.options import (
 )
 from agentic_rag.output import (
     checkpoint_line,
+    did_you_mean,
     new_thread_note,
     print_ingest,
     print_result,
@@ -177,7 +178,7 @@ def ask(
                 except CollectionNotFoundError as exc:
                     if not given:
                         raise
-                    hint = f" (did you mean {' or '.join(similar)}?)" if similar else ""
+                    hint = f" ({did_you_mean(similar)})" if similar else ""
                     raise CollectionNotFoundError(f"no thread '{thread}'{hint} to continue, and {exc}") from exc
             note = " (continued)" if known else new_thread_note(similar) if given else ""
             typer.echo(f"thread: {thread}{note}", err=True)

@@ -34,11 +34,16 @@ def similar_ids(known_ids: list[str], thread_id: str) -> list[str]:
     return difflib.get_close_matches(thread_id, known_ids, n=2, cutoff=0.75)
 
 
+def did_you_mean(similar: list[str]) -> str:
+    """ "did you mean A or B?" for the ``similar`` ids; empty when there are none."""
+    return f"did you mean {' or '.join(similar)}?" if similar else ""
+
+
 def new_thread_note(similar: list[str]) -> str:
     """What follows ``thread: ID`` for a given thread id that has no checkpoint yet: that a new
     thread starts under it, and the ``similar`` existing ids when it looks like a typo."""
-    hint = f"; did you mean {' or '.join(similar)}?" if similar else "; `agentic-rag threads` lists the existing ones"
-    return f" (new: no thread has this id{hint})"
+    hint = did_you_mean(similar) or "`agentic-rag threads` lists the existing ones"
+    return f" (new: no thread has this id; {hint})"
 
 
 def checkpoint_line(row: dict) -> str:

@@ -26,6 +26,7 @@ from core.settings import Settings
 from ingest.loaders import EmptySourceError, UnreadableSourceError, load_file
 from ingest.pipeline import collect_files
 from providers.embeddings import load_embedding_model
+from store.writer import embedding_text
 
 HOTPOT = Path(__file__).resolve().parents[2] / "shared" / "data" / "hotpotqa_dev_200.jsonl"
 
@@ -56,7 +57,7 @@ def main() -> None:
                 chunks += load_file(path, settings.chunk_size, settings.chunk_overlap).chunks
             except (EmptySourceError, UnreadableSourceError):  # skipped by the ingest too
                 continue
-        texts = [f"{d.metadata.get('title') or ''}\n{d.page_content}".strip() for d in chunks]  # as the writer embeds
+        texts = [embedding_text(d) for d in chunks]
         model = load_embedding_model(settings.embedding)
         embed_seconds = []
         for _ in range(args.runs):

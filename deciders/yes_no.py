@@ -64,7 +64,7 @@ def subjects(question: str, evidence: Sequence[HopChunk]) -> list[str]:
         return []
     split = question.lower().index(" and ")
     lowered = question.lower()
-    titled = sorted({strip_qualifier(c["title"]).rstrip(".") for c in evidence}, key=len, reverse=True)
+    titled = sorted({_title(c) for c in evidence}, key=len, reverse=True)
     named = [(question.find(name), _LEADING.sub("", name)) for name in names(question)]
     found: list[tuple[int, str]] = []
     for at, name in [(lowered.find(t.lower()) if len(t) > 2 else -1, t) for t in titled] + named:
@@ -80,16 +80,20 @@ def _own_sentences(subject: str, evidence: Sequence[HopChunk]) -> list[tuple[str
     """Sentences about ``subject``: every sentence of a chunk titled by it, then sentences of
     other chunks that name it."""
     name = subject.lower()
-    own = [c for c in evidence if is_titled(c, subject)]
     named = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")  # "cluster", not "pg_stat_progress_cluster"
-    found = [(s, c) for c in own for s in sentences(c["text"])]
-    found += [(s, c) for c in evidence if c not in own for s in sentences(c["text"]) if named.search(s.lower())]
-    return found
+    own = [(s, c) for c in evidence if is_titled(c, subject) for s in sentences(c["text"])]
+    others = [(s, c) for c in evidence if not is_titled(c, subject) for s in sentences(c["text"])]
+    return own + [(s, c) for s, c in others if named.search(s.lower())]
+
+
+def _title(chunk: HopChunk) -> str:
+    """A chunk's title as a subject's name: without its qualifier or final dot."""
+    return strip_qualifier(chunk["title"]).rstrip(".")
 
 
 def is_titled(chunk: HopChunk, subject: str) -> bool:
-    """Whether ``chunk`` is titled by ``subject`` (its title without qualifier or final dot)."""
-    return strip_qualifier(chunk["title"]).rstrip(".").lower() == subject.lower()
+    """Whether ``chunk`` is titled by ``subject`` (:func:`_title`, any case)."""
+    return _title(chunk).lower() == subject.lower()
 
 
 def _value_near(sentence: str, noun: str) -> str | None:

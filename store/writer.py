@@ -54,6 +54,12 @@ class _Plan:
     stale: list[str]
 
 
+def embedding_text(doc: Document) -> str:
+    """What a chunk is embedded as: its title and text together (the title often names the
+    entity the text is about, as in Wikipedia paragraphs); the text is stored alone."""
+    return f"{doc.metadata.get('title') or ''}\n{doc.page_content}".strip()
+
+
 class ChunkWriter:
     """Writes sources into chunk table ``table`` on ``conn`` (autocommit), embedding with
     ``embedding``; batches of ``tuning.ingest_batch`` chunks."""
@@ -90,9 +96,7 @@ class ChunkWriter:
         return plans
 
     def _embed(self, batch: list[Document]) -> np.ndarray:
-        # Title and text embedded together (the title often names the entity the text is about,
-        # as in Wikipedia paragraphs); the text is stored alone.
-        texts = [f"{d.metadata.get('title') or ''}\n{d.page_content}".strip() for d in batch]
+        texts = [embedding_text(d) for d in batch]
         return np.asarray(self.embedding.embeddings.embed_documents(texts), dtype=np.float32)
 
     def _copy(self, batch: list[Document], vectors: np.ndarray) -> None:
