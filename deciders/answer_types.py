@@ -276,6 +276,35 @@ def _measure_of(value: str, measure: Literal["quantity", "number"], question: st
     return bool(quantities)
 
 
+_PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
+
+
+def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
+    """The phrase of ``sentence`` that names a ``noun`` (a stemmed term: what a "what/which
+    NOUN …?" question asks for), at its first mention: the capitalised name right after it
+    ("the river Aare" → "Aare", "anthropologists David Graeber" → "David Graeber"), else the
+    words before it that are neither stop words nor other question terms, with it ("the RNA
+    interference pathway" → "RNA interference pathway"); ``None`` when the sentence does not
+    mention the noun or nothing qualifies it. The question's focus noun as the answer's type
+    (Moldovan et al. 2000)."""
+    asked = term_set(question) - {noun}
+    tokens = list(_PHRASE_TOKEN.finditer(sentence))
+    stems = [terms(t.group(0)) for t in tokens]  # () for a stop word or punctuation
+    for i, token in enumerate(tokens):
+        if stems[i] != (noun,):
+            continue
+        end = i + 1
+        while end < len(tokens) and tokens[end].group(0)[:1].isupper() and not set(stems[end]) & asked:
+            end += 1
+        if end > i + 1:
+            return _tidy(sentence[tokens[i + 1].start() : tokens[end - 1].end()])
+        start = i
+        while start > 0 and stems[start - 1] and not set(stems[start - 1]) & asked:
+            start -= 1
+        return _tidy(sentence[tokens[start].start() : token.end()]) if start < i else None
+    return None
+
+
 def _tidy(span: str) -> str:
     """``span`` without edge punctuation, its parentheses balanced: "four megabytes (4MB"
     → "four megabytes (4MB)", "(4MB)" → "4MB"."""

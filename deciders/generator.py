@@ -28,7 +28,7 @@ from deciders.answer_support import (
     joint_support,
     rank_candidates,
 )
-from deciders.answer_types import UNTYPED, AnswerType, expected_type, spans
+from deciders.answer_types import UNTYPED, AnswerType, expected_type, noun_phrase, spans
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare, options
 from deciders.lexicon import (
@@ -290,5 +290,7 @@ def short_answer(kind: AnswerType, best: Candidate, question: str) -> str | None
         found = [f for f in found if term_set(f)]
     noun = head_noun(question)  # "which league …" → a name holding "league": "Major League Soccer"
     named = [f for f in found if noun and noun in term_set(f)]
+    # "what pathway …" → the sentence's phrase naming a pathway: "RNA interference pathway"
+    phrase = noun_phrase(best.sentence, noun, question) if kind == "other" and noun else None
     meta = [f for f in found if f.startswith("\\")] if PSQL.search(question) else []  # psql's \dt, \l
-    return (named or meta or found or [None])[0]
+    return (named or [p for p in [phrase] if p] or meta or found or [None])[0]

@@ -84,8 +84,8 @@ SMALLEST = _any_word("less least fewer fewest smaller smallest lower lowest shor
 
 # -- the noun a question asks for (generator's short answer) -----------------------------------------
 WHICH_NOUN = re.compile(
-    r"\b(?:which|what)\s+(?!(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|kind|type|sort)\b)"
-    r"([a-z]+)\b",
+    r"\b(?:which|what)\s+(?:(?:kind|type|sort|form)s?\s+of\s+)?"
+    r"(?!(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|kind|type|sort)\b)([a-z]+)\b",
     re.I,
 )
 """The word after "which"/"what" when it is a noun ("which league", not "what is")."""

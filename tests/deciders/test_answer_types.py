@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from deciders.answer_types import default_measure, expected_type, spans
+from deciders.answer_types import default_measure, expected_type, noun_phrase, spans
+from deciders.generator import head_noun
 
 
 @pytest.mark.parametrize(
@@ -113,3 +114,37 @@ def test_a_place_in_technical_documents_may_be_a_file_or_a_path():
         "/usr/local/pgsql/data",
     ]
     assert spans("He was born in Paris, e.g. near pg_ctl.", "place") == ["Paris"]  # no abbreviation or identifier
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "phrase"),
+    [
+        (
+            "What pathway that plays a role in immune response to viruses is present in all eukaryotes?",
+            "Ribonucleases and the RNA interference pathway are conserved across all eukaryotes.",
+            "RNA interference pathway",
+        ),
+        ("What is the major tributary of the Rhine?", "It is joined by its major tributary, the river Aare.", None),
+        ("Which river joins the Rhine there?", "It is joined there by the river Aare.", "Aare"),
+        (
+            "What anthropologists are alumni?",
+            "Alumni include anthropologists David Graeber and Donald Johanson.",
+            "David Graeber",
+        ),
+        ("Admitted to the Union as what kind of state?", "It was admitted to the Union as a free state.", "free state"),
+        (
+            "If I run CREATE INDEX without USING, what kind of index do I get?",
+            "By default a B-tree index is made.",
+            "B-tree index",
+        ),
+        ("What pathway is conserved?", "Nothing about it here.", None),
+    ],
+)
+def test_the_phrase_naming_the_noun_a_question_asks_for(question, sentence, phrase):
+    noun = head_noun(question)
+    assert (noun_phrase(sentence, noun, question) if noun else None) == phrase
+
+
+def test_a_bare_mention_of_the_noun_is_no_answer():
+    # only the question's own words qualify the noun: nothing names which index
+    assert noun_phrase("The index is used for scans.", "index", "Which index is used for scans?") is None

@@ -269,3 +269,12 @@ def test_a_table_row_answer_is_shown_without_its_empty_cells():
     row = chunk("locks", "13.3. Explicit Locking", "| | waiting for writers to finish before the build begins |")
     answer = ExtractiveGenerator().generate(AnswerRequest("What does the build wait for?", [row], "answer"))
     assert answer.text.startswith("waiting for writers to finish before the build begins [1]")
+
+
+def test_a_what_noun_question_gets_the_phrase_naming_that_noun():
+    rna = chunk(
+        "rna", "Immune system", "Ribonucleases and the RNA interference pathway are conserved across all eukaryotes."
+    )
+    question = "What pathway is conserved across all eukaryotes?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [rna], "answer"))
+    assert answer.short_answer == "RNA interference pathway" and not answer.abstained
