@@ -19,7 +19,7 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 # Request phrasing ("tell me about X", "please explain Y") carries no topic.
 _REQUEST_WORDS = {"tell", "explain", "describe", "please", "know", "give", "show", "find", "info", "information"}
-_STOPWORD_SET = frozenset(STOPWORDS_EN_PLUS) | _REQUEST_WORDS
+STOPWORDS = frozenset(STOPWORDS_EN_PLUS) | _REQUEST_WORDS
 _stemmer = Stemmer.Stemmer("english")
 # bm25s.tokenize's own token pattern; calling bm25s.tokenize itself on one short text at a time
 # costs ~4× more (it sets up progress bars and a vocabulary per call) for the same terms
@@ -48,7 +48,7 @@ def strip_qualifier(title: str) -> str:
 @lru_cache(maxsize=4096)
 def terms(text: str) -> tuple[str, ...]:
     """Stemmed content terms of ``text`` (stop words removed), in order, with repeats."""
-    return tuple(_stemmer.stemWords([w for w in _TOKEN.findall(text.lower()) if w not in _STOPWORD_SET]))
+    return tuple(_stemmer.stemWords([w for w in _TOKEN.findall(text.lower()) if w not in STOPWORDS]))
 
 
 def term_set(text: str) -> frozenset[str]:
@@ -132,7 +132,7 @@ def identifiers(text: str) -> list[str]:
     (``MongoDB``), all-caps (``TDE``) and capitalised words that do not open a sentence
     (``Citus``), in order, without repeats."""
     found = (m.group(0) for m in _IDENTIFIER.finditer(text))
-    return list(dict.fromkeys(w for w in found if w.split()[0].lower() not in _STOPWORD_SET))  # not "Which 2009"
+    return list(dict.fromkeys(w for w in found if w.split()[0].lower() not in STOPWORDS))  # not "Which 2009"
 
 
 def exact_names(text: str) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from core.text import names, term_set, terms
+from core.text import STOPWORDS, names, term_set, terms
 
 AnswerType = Literal[
     "yes_no",
@@ -242,8 +242,46 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
             found = [value for value in found if _measure_of(value, kind, question)]
     else:
         return []
+    if kind in ("person", "organisation", "place"):
+        found = [_name_only(s) for s in found]
     kept = [_tidy(s) for s in found if s and _tidy(s)]
     return list(dict.fromkeys(s for s in kept if not term_set(s) or not term_set(s) <= asked))
+
+
+def _name_only(name: str) -> str:
+    """A name found by :func:`core.text.names` without a leading capitalised stop word ("During
+    the Yuan" → "Yuan"); empty when that leaves no capitalised word ("In 1973") or it holds a
+    month (a date, not a name). A quoted title ("white nights") stays as it is."""
+    words = name.split()
+    while words and words[0].istitle() and words[0].lower() in STOPWORDS:  # not "US"
+        words.pop(0)
+        while words and words[0].islower() and words[0] in STOPWORDS:  # "During the Yuan"
+            words.pop(0)
+    rest = " ".join(words)
+    if re.search(rf"\b{_MONTH}\b", rest) or (rest != name and not re.search(r"\b[A-Z]", rest)):
+        return ""
+    return rest
+
+
+def nearest_first(sentence: str, found: list[str], asked: frozenset[str]) -> list[str]:
+    """``found`` spans of ``sentence`` ordered by their distance, in words, to the nearest
+    question term in it (sentence order among equals): the answer stands next to what the
+    question says of it ("Nixon named William E. Simon as the first administrator" → "William
+    E. Simon" for "Who was the first administrator?"). The proximity feature of answer
+    ranking (Brill et al. 2002; Ittycheriah et al. 2001)."""
+    tokens = list(_PHRASE_TOKEN.finditer(sentence))
+    anchors = [i for i, t in enumerate(tokens) if set(terms(t.group(0))) & asked]
+    if not anchors or len(found) < 2:
+        return found
+
+    def distance(span: str) -> int:
+        start = sentence.find(span)
+        if start < 0:
+            return len(tokens)
+        inside = [i for i, t in enumerate(tokens) if start <= t.start() < start + len(span)]
+        return min((abs(a - i) for a in anchors for i in inside), default=len(tokens))
+
+    return sorted(found, key=distance)
 
 
 def negated(sentence: str, predicate: frozenset[str]) -> bool:

@@ -28,7 +28,7 @@ from deciders.answer_support import (
     joint_support,
     rank_candidates,
 )
-from deciders.answer_types import UNTYPED, AnswerType, expected_type, noun_phrase, spans
+from deciders.answer_types import UNTYPED, AnswerType, expected_type, nearest_first, noun_phrase, spans
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare, options
 from deciders.lexicon import (
@@ -212,7 +212,7 @@ class ExtractiveGenerator:
             source = (
                 next((c for c in reversed(chosen) if c.spans or kind in UNTYPED), chosen[0]) if chain else chosen[0]
             )
-            short = chosen_option(question, chosen) or short_answer(kind, source, question)
+            short = chosen_option(question, chosen) or short_answer(kind, source, question, nearest=not chain)
             untyped = kind in UNTYPED and short is None  # nothing checks that the sentence holds an answer
             support = round(support * (self.tuning.untyped_support if untyped else 1.0), 4)
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=support)
@@ -278,16 +278,20 @@ def head_noun(question: str) -> str | None:
     return next(iter(found), None)
 
 
-def short_answer(kind: AnswerType, best: Candidate, question: str) -> str | None:
+def short_answer(kind: AnswerType, best: Candidate, question: str, nearest: bool = True) -> str | None:
     """The best sentence's first span of the expected type (for ``other``, its first name or
-    code-like term the question lacks), preferring one that holds the noun the question asks
-    for ("Which league …?" → "Major League Soccer"); ``None`` when there is none."""
+    code-like term the question lacks) — with ``nearest``, the one nearest a question term
+    (:func:`deciders.answer_types.nearest_first`; a chain's last link is about the bridge, not
+    the question, so its spans stay in sentence order) — preferring one that holds the noun the
+    question asks for ("Which league …?" → "Major League Soccer"); ``None`` when there is none."""
     if kind == "definition":  # the sentence is the answer
         return None
     found = list(best.spans)
     if kind == "other":  # a name or a code-like term, if the sentence has one with content words
         found = spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
         found = [f for f in found if term_set(f)]
+    if nearest:
+        found = nearest_first(best.sentence, found, term_set(question))
     noun = head_noun(question)  # "which league …" → a name holding "league": "Major League Soccer"
     named = [f for f in found if noun and noun in term_set(f)]
     # "what pathway …" → the sentence's phrase naming a pathway: "RNA interference pathway"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bm25s
 
-from core.text import _STOPWORD_SET, _stemmer, identifiers, is_heading, sentences, terms
+from core.text import STOPWORDS, _stemmer, identifiers, is_heading, sentences, terms
 
 
 def test_list_items_and_headings_are_sentences_of_their_own():
@@ -40,7 +40,7 @@ def test_terms_are_bm25s_tokens_of_one_text():
         "a I of",  # stop words and one-letter tokens only
     ]
     expected = bm25s.tokenize(
-        texts, stopwords=sorted(_STOPWORD_SET), stemmer=_stemmer, return_ids=False, show_progress=False
+        texts, stopwords=sorted(STOPWORDS), stemmer=_stemmer, return_ids=False, show_progress=False
     )
     assert [list(terms(t)) for t in texts] == [list(e) for e in expected]
     assert terms("work_mem defaults") == ("work_mem", "default")

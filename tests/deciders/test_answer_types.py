@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from deciders.answer_types import default_measure, expected_type, noun_phrase, spans
+from core.text import term_set
+from deciders.answer_types import default_measure, expected_type, nearest_first, noun_phrase, spans
 from deciders.generator import head_noun
 
 
@@ -148,3 +149,13 @@ def test_the_phrase_naming_the_noun_a_question_asks_for(question, sentence, phra
 def test_a_bare_mention_of_the_noun_is_no_answer():
     # only the question's own words qualify the noun: nothing names which index
     assert noun_phrase("The index is used for scans.", "index", "Which index is used for scans?") is None
+
+
+def test_names_nearest_the_question_terms_come_first_and_dates_are_no_names():
+    question = "Who was the first administrator of the Federal Energy Office?"
+    sentence = "In 1973, Nixon named William E. Simon as the first Administrator of the Federal Energy Office."
+    found = spans(sentence, "person", question)
+    assert found == ["Nixon", "William E. Simon"]  # "In 1973" is no name
+    assert nearest_first(sentence, found, frozenset(term_set(question))) == ["William E. Simon", "Nixon"]
+    assert spans("The service started on September 1993 under Sam Chisholm.", "person") == ["Sam Chisholm"]
+    assert spans("During the Yuan, the US Air Force was unknown.", "organisation") == ["Yuan", "US Air Force"]
