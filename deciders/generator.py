@@ -111,7 +111,9 @@ class ExtractiveGenerator:
     short answer is the typed span of the best sentence. Abstains — says the documents do not
     answer, and shows the closest passages — when the question names something no document
     contains (``absent_terms``), or no sentence holding such a span supports at least
-    ``min_answer_support`` of the question."""
+    ``min_answer_support`` of the question — for a single-hop question the best sentence alone
+    (one fact is stated in one place: two half-matching sentences from different chunks are no
+    answer), for a chain the chosen sentences together."""
 
     def __init__(self, tuning: Tuning = TUNING, embeddings: Embeddings | None = None) -> None:
         self.tuning = tuning
@@ -196,7 +198,10 @@ class ExtractiveGenerator:
                 return compared(verdict, weights)
         ranked = rank_candidates(question, kind, evidence, weights, self.tuning, request.avoid, self.embeddings)
         chosen = self.select(ranked, kind, weights)
+        chain = classify_complexity(question)[0] == "multi"
         support = blended_support(chosen, weights, self.tuning)
+        # one fact is stated in one sentence: a single-hop answer's best sentence must support it alone
+        alone = support if chain else blended_support(chosen[:1], weights, self.tuning)
         answerable = not request.absent_terms  # a question about a thing no document names
         # a yes or no about named code needs a sentence naming it ("CONNECT BY", not "connections")
         missing = (
@@ -204,11 +209,10 @@ class ExtractiveGenerator:
             if (kind == "yes_no" and chosen)
             else []
         )
-        if mode == "answer" and answerable and not missing and chosen and support >= self.tuning.min_answer_support:
+        if mode == "answer" and answerable and not missing and chosen and alone >= self.tuning.min_answer_support:
             text, cited = cite(chosen)
             # a chain's answer is at its end: "the drummer of the band that released X" is named
             # by the last link, the first sentence names only the band
-            chain = classify_complexity(question)[0] == "multi"
             source = (
                 next((c for c in reversed(chosen) if c.spans or kind in UNTYPED), chosen[0]) if chain else chosen[0]
             )

@@ -278,3 +278,14 @@ def test_a_what_noun_question_gets_the_phrase_naming_that_noun():
     question = "What pathway is conserved across all eukaryotes?"
     answer = ExtractiveGenerator().generate(AnswerRequest(question, [rna], "answer"))
     assert answer.short_answer == "RNA interference pathway" and not answer.abstained
+
+
+def test_a_single_hop_answer_needs_one_sentence_that_supports_it_alone():
+    question = "Which port does the Zeta archiver open for nightly backup uploads?"
+    # each sentence holds two of the seven terms, together four: two half-answers are no answer
+    split = [chunk("a", "Tools", "The Zeta archiver is a tool."), chunk("b", "Network", "Uploads go to port 8443.")]
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, split, "answer"))
+    assert answer.abstained and answer.text.startswith(NO_ANSWER)
+    whole = chunk("c", "Zeta", "The Zeta archiver opens port 8443 for nightly backup uploads.")
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [whole], "answer"))
+    assert not answer.abstained and answer.text == f"{whole['text']} [1]"
