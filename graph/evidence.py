@@ -20,7 +20,7 @@ class EvidenceChunk(HopChunk):
     named: NotRequired[bool]
     """First-hop chunks: the question names the chunk's title (an entity it asks about)."""
     anchor: NotRequired[bool]
-    """First-hop chunks: later hops cannot displace it (a top chunk, or ``named``)."""
+    """First-hop chunks: later hops cannot displace it (a top chunk, or the best one of a ``named`` title)."""
     confirmed: NotRequired[bool]
     """A first-hop chunk outside the anchors that a later hop reached again (two paths to it)."""
     reworded: NotRequired[bool]
@@ -39,11 +39,14 @@ def names_its_title(question: str, title: str) -> bool:
 
 def mark_anchors(question: str, first_hop: list[EvidenceChunk], anchors: int) -> list[EvidenceChunk]:
     """First-hop chunks marked ``named`` (the question names their title) and ``anchor`` (one of
-    the ``anchors`` best ranked, or named)."""
-    marked = []
-    for chunk in first_hop:
+    the ``anchors`` best ranked, or the best-ranked chunk of a named title: "Postgres" in a
+    question about a manual names the page ``postgres``, whose other chunks are tail)."""
+    marked, held = [], set()
+    for chunk in sorted(first_hop, key=lambda c: c.get("rank", 0)):
         named = names_its_title(question, chunk["title"])
-        marked.append({**chunk, "named": named, "anchor": chunk.get("rank", 0) < anchors or named})
+        first_of_title = named and chunk["title"] not in held
+        held |= {chunk["title"]} if named else set()
+        marked.append({**chunk, "named": named, "anchor": chunk.get("rank", 0) < anchors or first_of_title})
     return marked
 
 

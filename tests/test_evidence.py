@@ -37,6 +37,15 @@ def test_admitting_the_first_hop_marks_anchors_and_counts_what_it_added():
     assert added == 0 and again == kept  # an anchor reached again stays as it was
 
 
+def test_only_the_best_chunk_of_a_named_page_is_an_anchor():
+    # "Postgres" names the manual page "postgres"; its other chunks are tail a later hop may displace
+    hop1 = [chunk(f"p{i}", 1, i, title="postgres") for i in (0, 1, 3, 4)] + [chunk("port", 1, 2, title="Connections")]
+    kept, _, _ = admit("What port does Postgres listen on?", 1, [], hop1, budget=5, anchors=1)
+    assert [c["chunk_id"] for c in kept if c["anchor"]] == ["p0"] and all(c["named"] for c in kept[:1])
+    later, _, _ = admit("What port does Postgres listen on?", 2, kept, [chunk("pg_ctl", 2, 0)], budget=5, anchors=1)
+    assert "port" in [c["chunk_id"] for c in later] and "p4" not in [c["chunk_id"] for c in later]
+
+
 def test_a_rewording_of_a_single_hop_question_ranks_after_the_first_hop_tail():
     hop1 = [chunk(f"h1-{i}", 1, i) for i in range(4)]
     kept, _, _ = admit("What is the default of work_mem?", 1, [], hop1, budget=4, anchors=2)
