@@ -27,6 +27,11 @@ class EvidenceChunk(HopChunk):
     """Later-hop chunks of a single-hop question found by a reworded query — not by a graph link,
     and not about an entity the question names: they resemble the question as the first hop's
     tail does, without its claim of coming from the question itself, and rank after that tail."""
+    repeat: NotRequired[bool]
+    """Later-hop chunks found by a query (not a graph link) in a document the pool already holds
+    (same title): more of a page the evidence has, ranked after the first hop's tail so that they
+    do not crowd out other pages. (A graph link to another passage of the same title stays: in
+    Wikipedia-style collections that is a different passage, often a chain's next link.)"""
     superseded_by: NotRequired[str]
     """Set when a newer version of the same document is in the evidence: that chunk's id."""
 
@@ -55,14 +60,14 @@ def evidence_order(chunk: EvidenceChunk) -> tuple:
     an entity the question names (``named``: both sides of a comparison) — in their order, then
     first-hop chunks a later hop reached again (``confirmed``), then chunks found by later hops,
     round robin (every hop's best, then every hop's second, …), then the rest of the first hop,
-    then ``reworded`` chunks. A bridge hop thus replaces the first hop's tail — the chunks that
+    then ``reworded`` and ``repeat`` chunks. A bridge hop thus replaces the first hop's tail — the chunks that
     resemble the question without answering it — while the best first-hop evidence stays; a
     rewording of a single-hop question does not (on one manual page its neighbours are the
     answer's, and the rewording's finds only resemble the question)."""
     hop, rank = chunk.get("hop", 1), chunk.get("rank", 0)
     if chunk.get("anchor"):
         return (0, rank)
-    if hop > 1 and (chunk.get("confirmed") or not chunk.get("reworded")):
+    if hop > 1 and (chunk.get("confirmed") or not (chunk.get("reworded") or chunk.get("repeat"))):
         return (1, -1 if chunk.get("confirmed") else rank, hop)
     if hop > 1:
         return (3, rank, hop)
@@ -151,7 +156,10 @@ def admit(
     """
     if hop == 1:
         relevant = mark_anchors(question, relevant, anchors)
-    elif single_hop:
+    else:
+        held = {c["title"] for c in evidence if c["title"]}
+        relevant = [{**c, "repeat": c["title"] in held and not c.get("linked_from")} for c in relevant]
+    if hop > 1 and single_hop:
         relevant = [
             {**c, "reworded": not c.get("linked_from") and not names_its_title(question, c["title"])} for c in relevant
         ]

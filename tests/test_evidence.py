@@ -46,6 +46,17 @@ def test_only_the_best_chunk_of_a_named_page_is_an_anchor():
     assert "port" in [c["chunk_id"] for c in later] and "p4" not in [c["chunk_id"] for c in later]
 
 
+def test_more_of_a_page_the_pool_holds_ranks_after_the_first_hop_tail():
+    hop1 = [chunk("lock-0", 1, 0, title="LOCK"), chunk("select", 1, 1, title="SELECT")]
+    hop1 += [chunk("modes", 1, 2, title="Explicit Locking")]
+    kept, _, _ = admit("What lock does SELECT take?", 1, [], hop1, budget=3, anchors=1)
+    hop2 = [chunk("lock-1", 2, 0, title="LOCK"), chunk("lock-2", 2, 1, title="LOCK", linked_from="select")]
+    later, _, _ = admit("What lock does SELECT take?", 2, kept, hop2, budget=3, anchors=1)
+    # a query's second LOCK chunk does not push out the page on lock modes; a graph link does
+    assert [c["chunk_id"] for c in later] == ["lock-0", "select", "lock-2"]  # SELECT is named: an anchor
+    assert later[2]["repeat"] is False
+
+
 def test_a_rewording_of_a_single_hop_question_ranks_after_the_first_hop_tail():
     hop1 = [chunk(f"h1-{i}", 1, i) for i in range(4)]
     kept, _, _ = admit("What is the default of work_mem?", 1, [], hop1, budget=4, anchors=2)
