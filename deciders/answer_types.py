@@ -11,7 +11,7 @@ candidates). The patterns are English and surface-level; ``other`` means no span
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, Mapping
 
 from core.text import STOPWORDS, names, term_set, terms
 
@@ -117,7 +117,8 @@ _UNIT = (
     r"connections?|rows?|pages?|blocks?|characters?|digits?)"
 )
 _NUMBER_WORD = (
-    r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|hundred|thousand|million|billion)"
+    r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen|"
+    r"(?:twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|thousand|million|billion)"
 )
 _NUMBER = rf"(?:-?\d[\d,]*(?:\.\d+)?(?:\s(?:million|billion|thousand))?|{_NUMBER_WORD}(?:[\s-]{_NUMBER_WORD})*)"
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
@@ -232,7 +233,9 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
             found = [value for value in found if _measure_of(value, measure, question)]
     elif kind == "yes_no":
         return [_NO if negated(sentence, asked) else _YES]
-    elif kind in ("person", "organisation"):
+    elif kind == "person":  # an all-capitals word ("UK", "GR") is no person's name
+        found = [name for name in names(sentence) if not name.isupper()]
+    elif kind == "organisation":
         found = names(sentence)
     elif kind == "place":
         found = [m.group(0) for m in _FILE.finditer(sentence)] + names(sentence)
@@ -263,25 +266,30 @@ def _name_only(name: str) -> str:
     return rest
 
 
-def nearest_first(sentence: str, found: list[str], asked: frozenset[str]) -> list[str]:
-    """``found`` spans of ``sentence`` ordered by their distance, in words, to the nearest
-    question term in it (sentence order among equals): the answer stands next to what the
-    question says of it ("Nixon named William E. Simon as the first administrator" → "William
-    E. Simon" for "Who was the first administrator?"). The proximity feature of answer
-    ranking (Brill et al. 2002; Ittycheriah et al. 2001)."""
+def nearest_first(sentence: str, found: list[str], weights: Mapping[str, float]) -> list[str]:
+    """``found`` spans of ``sentence`` ordered by the question terms near them: each term in the
+    sentence adds its weight over one plus its distance, in words, to the span (sentence order
+    among equals). The answer stands next to what the question says of it ("Nixon named William
+    E. Simon as the first administrator" → "William E. Simon" for "Who was the first
+    administrator?"; "a center in Hong Kong which opened in 2015" → 2015 for "What year did it
+    open a center in Hong Kong?"). The proximity feature of answer ranking (Brill et al. 2002;
+    Ittycheriah et al. 2001)."""
     tokens = list(_PHRASE_TOKEN.finditer(sentence))
-    anchors = [i for i, t in enumerate(tokens) if set(terms(t.group(0))) & asked]
-    if not anchors or len(found) < 2:
+    at: dict[str, list[int]] = {}
+    for i, token in enumerate(tokens):
+        for term in set(terms(token.group(0))) & weights.keys():
+            at.setdefault(term, []).append(i)
+    if not at or len(found) < 2:
         return found
 
-    def distance(span: str) -> int:
+    def nearness(span: str) -> float:
         start = sentence.find(span)
-        if start < 0:
-            return len(tokens)
-        inside = [i for i, t in enumerate(tokens) if start <= t.start() < start + len(span)]
-        return min((abs(a - i) for a in anchors for i in inside), default=len(tokens))
+        inside = [i for i, t in enumerate(tokens) if start <= t.start() < start + len(span)] if start >= 0 else []
+        if not inside:
+            return 0.0
+        return sum(weights[t] / (1 + min(abs(p - i) for p in places for i in inside)) for t, places in at.items())
 
-    return sorted(found, key=distance)
+    return sorted(found, key=nearness, reverse=True)
 
 
 def negated(sentence: str, predicate: frozenset[str]) -> bool:

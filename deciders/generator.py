@@ -216,7 +216,7 @@ class ExtractiveGenerator:
             source = (
                 next((c for c in reversed(chosen) if c.spans or kind in UNTYPED), chosen[0]) if chain else chosen[0]
             )
-            short = chosen_option(question, chosen) or short_answer(kind, source, question, nearest=not chain)
+            short = chosen_option(question, chosen) or short_answer(kind, source, question, None if chain else weights)
             untyped = kind in UNTYPED and short is None  # nothing checks that the sentence holds an answer
             support = round(support * (self.tuning.untyped_support if untyped else 1.0), 4)
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=support)
@@ -282,20 +282,23 @@ def head_noun(question: str) -> str | None:
     return next(iter(found), None)
 
 
-def short_answer(kind: AnswerType, best: Candidate, question: str, nearest: bool = True) -> str | None:
+def short_answer(
+    kind: AnswerType, best: Candidate, question: str, weights: Mapping[str, float] | None = None
+) -> str | None:
     """The best sentence's first span of the expected type (for ``other``, its first name or
-    code-like term the question lacks) — with ``nearest``, the one nearest a question term
-    (:func:`deciders.answer_types.nearest_first`; a chain's last link is about the bridge, not
-    the question, so its spans stay in sentence order) — preferring one that holds the noun the
-    question asks for ("Which league …?" → "Major League Soccer"); ``None`` when there is none."""
+    code-like term the question lacks) — given the question's term ``weights``, the one nearest
+    the question's terms (:func:`deciders.answer_types.nearest_first`; ``None`` for a chain's
+    last link, which is about the bridge, not the question: sentence order) — preferring one
+    that holds the noun the question asks for ("Which league …?" → "Major League Soccer");
+    ``None`` when there is none."""
     if kind == "definition":  # the sentence is the answer
         return None
     found = list(best.spans)
     if kind == "other":  # a name or a code-like term, if the sentence has one with content words
         found = spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
         found = [f for f in found if term_set(f)]
-    if nearest:
-        found = nearest_first(best.sentence, found, term_set(question))
+    if weights is not None:
+        found = nearest_first(best.sentence, found, weights)
     noun = head_noun(question)  # "which league …" → a name holding "league": "Major League Soccer"
     named = [f for f in found if noun and noun in term_set(f)]
     # "what pathway …" → the sentence's phrase naming a pathway: "RNA interference pathway"

@@ -156,6 +156,20 @@ def test_names_nearest_the_question_terms_come_first_and_dates_are_no_names():
     sentence = "In 1973, Nixon named William E. Simon as the first Administrator of the Federal Energy Office."
     found = spans(sentence, "person", question)
     assert found == ["Nixon", "William E. Simon"]  # "In 1973" is no name
-    assert nearest_first(sentence, found, frozenset(term_set(question))) == ["William E. Simon", "Nixon"]
+    assert nearest_first(sentence, found, dict.fromkeys(term_set(question), 1.0)) == ["William E. Simon", "Nixon"]
     assert spans("The service started on September 1993 under Sam Chisholm.", "person") == ["Sam Chisholm"]
     assert spans("During the Yuan, the US Air Force was unknown.", "organisation") == ["Yuan", "US Air Force"]
+
+
+def test_rarer_question_terms_pull_harder_and_number_words_count():
+    sentence = "A center in New Delhi opened in 2014, and a center in Hong Kong opened in 2015."
+    found = spans(sentence, "date")
+    assert nearest_first(sentence, found, {"hong": 5.0, "kong": 5.0, "open": 1.0, "center": 1.0}) == ["2015", "2014"]
+    assert spans("Beneath him are fourteen Vice Presidents, since 2009.", "number", "How many Vice Presidents?") == [
+        "fourteen",
+        "2009",
+    ]
+    assert spans("Donald Davies at the National Physical Laboratory, UK, developed it.", "person") == [
+        "Donald Davies",
+        "National Physical Laboratory",
+    ]
