@@ -105,7 +105,7 @@ def headline(result: dict) -> str | None:
     from core.text import term_set
     from deciders.answer_types import UNTYPED, expected_type
     from deciders.comparison import options
-    from deciders.generator import head_noun
+    from deciders.short_answer import head_noun
 
     short, question = result.get("short_answer"), result.get("standalone_question") or result.get("question", "")
     if not short or expected_type(question) not in UNTYPED:

@@ -11,7 +11,7 @@ candidates). The patterns are English and surface-level; ``other`` means no span
 from __future__ import annotations
 
 import re
-from typing import Literal, Mapping
+from typing import Literal
 
 from core.text import STOPWORDS, names, term_set, terms
 
@@ -247,7 +247,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         return []
     if kind in ("person", "organisation", "place"):
         found = [_name_only(s) for s in found]
-    kept = [_tidy(s) for s in found if s and _tidy(s)]
+    kept = [tidy_span(s) for s in found if s and tidy_span(s)]
     return list(dict.fromkeys(s for s in kept if not term_set(s) or not term_set(s) <= asked))
 
 
@@ -264,32 +264,6 @@ def _name_only(name: str) -> str:
     if re.search(rf"\b{_MONTH}\b", rest) or (rest != name and not re.search(r"\b[A-Z]", rest)):
         return ""
     return rest
-
-
-def nearest_first(sentence: str, found: list[str], weights: Mapping[str, float]) -> list[str]:
-    """``found`` spans of ``sentence`` ordered by the question terms near them: each term in the
-    sentence adds its weight over one plus its distance, in words, to the span (sentence order
-    among equals). The answer stands next to what the question says of it ("Nixon named William
-    E. Simon as the first administrator" → "William E. Simon" for "Who was the first
-    administrator?"; "a center in Hong Kong which opened in 2015" → 2015 for "What year did it
-    open a center in Hong Kong?"). The proximity feature of answer ranking (Brill et al. 2002;
-    Ittycheriah et al. 2001)."""
-    tokens = list(_PHRASE_TOKEN.finditer(sentence))
-    at: dict[str, list[int]] = {}
-    for i, token in enumerate(tokens):
-        for term in set(terms(token.group(0))) & weights.keys():
-            at.setdefault(term, []).append(i)
-    if not at or len(found) < 2:
-        return found
-
-    def nearness(span: str) -> float:
-        start = sentence.find(span)
-        inside = [i for i, t in enumerate(tokens) if start <= t.start() < start + len(span)] if start >= 0 else []
-        if not inside:
-            return 0.0
-        return sum(weights[t] / (1 + min(abs(p - i) for p in places for i in inside)) for t, places in at.items())
-
-    return sorted(found, key=nearness, reverse=True)
 
 
 def negated(sentence: str, predicate: frozenset[str]) -> bool:
@@ -322,36 +296,7 @@ def _measure_of(value: str, measure: Literal["quantity", "number"], question: st
     return bool(quantities)
 
 
-_PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
-
-
-def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
-    """The phrase of ``sentence`` that names a ``noun`` (a stemmed term: what a "what/which
-    NOUN …?" question asks for), at its first mention: the capitalised name right after it
-    ("the river Aare" → "Aare", "anthropologists David Graeber" → "David Graeber"), else the
-    words before it that are neither stop words nor other question terms, with it ("the RNA
-    interference pathway" → "RNA interference pathway"); ``None`` when the sentence does not
-    mention the noun or nothing qualifies it. The question's focus noun as the answer's type
-    (Moldovan et al. 2000)."""
-    asked = term_set(question) - {noun}
-    tokens = list(_PHRASE_TOKEN.finditer(sentence))
-    stems = [terms(t.group(0)) for t in tokens]  # () for a stop word or punctuation
-    for i, token in enumerate(tokens):
-        if stems[i] != (noun,):
-            continue
-        end = i + 1
-        while end < len(tokens) and tokens[end].group(0)[:1].isupper() and not set(stems[end]) & asked:
-            end += 1
-        if end > i + 1:
-            return _tidy(sentence[tokens[i + 1].start() : tokens[end - 1].end()])
-        start = i
-        while start > 0 and stems[start - 1] and not set(stems[start - 1]) & asked:
-            start -= 1
-        return _tidy(sentence[tokens[start].start() : token.end()]) if start < i else None
-    return None
-
-
-def _tidy(span: str) -> str:
+def tidy_span(span: str) -> str:
     """``span`` without edge punctuation, its parentheses balanced: "four megabytes (4MB"
     → "four megabytes (4MB)", "(4MB)" → "4MB"."""
     span = span.strip(" ,:;\"'“”‘’")

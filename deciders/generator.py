@@ -4,7 +4,7 @@
   2002): the question's expected answer type (:mod:`deciders.answer_types`), evidence sentences
   ranked by IDF-weighted, proximity-aware support and embedding similarity
   (:mod:`deciders.answer_support`), the best one holding a span of that type as the answer and
-  the span as the short answer; comparisons answered by comparing values
+  the span as the short answer (:mod:`deciders.short_answer`); comparisons answered by comparing values
   (:mod:`deciders.comparison`); an abstention when nothing supports an answer.
 * :class:`deciders.llm_generator.LLMGenerator` — the model's version.
 """
@@ -28,19 +28,18 @@ from deciders.answer_support import (
     joint_support,
     rank_candidates,
 )
-from deciders.answer_types import UNTYPED, AnswerType, expected_type, nearest_first, noun_phrase, spans
+from deciders.answer_types import UNTYPED, AnswerType, expected_type
 from deciders.chunks import HopChunk
-from deciders.comparison import Comparison, compare, options
+from deciders.comparison import Comparison, compare
 from deciders.lexicon import (
     FAREWELLS,
     GREETINGS,
     MODEL_FREE,
-    PSQL,
     THANKS,
-    WHICH_NOUN,
     WORD,
 )
 from deciders.router import classify_complexity
+from deciders.short_answer import chosen_option, short_answer
 
 GenerationMode = Literal["answer", "caveat", "direct"]
 
@@ -261,47 +260,3 @@ def cite(chosen: Sequence[Candidate]) -> tuple[str, list[tuple[int, str]]]:
     marks = citation_marks([c.chunk["chunk_id"] for c in chosen])
     text = " ".join(f"{with_context(c)} [{marks[c.chunk['chunk_id']]}]" for c in chosen)
     return text, [(n, cid) for cid, n in marks.items()]
-
-
-def chosen_option(question: str, chosen: Sequence[Candidate]) -> str | None:
-    """For a choice question ("…, the French Bulldog or the American Bulldog?"), the option the
-    answer sentences (or their chunks' titles) name first; ``None`` otherwise."""
-    choices = options(question)
-    for cand in chosen:
-        text = f"{cand.chunk['title']} {cand.sentence}".lower()
-        named = [(text.find(o.lower()), o) for o in choices if o.lower() in text]
-        if named:
-            return min(named)[1]
-    return None
-
-
-def head_noun(question: str) -> str | None:
-    """The stemmed noun after "which"/"what" ("Which league does …" → "leagu"), if any."""
-    match = WHICH_NOUN.search(question)
-    found = term_set(match.group(1)) if match else frozenset()
-    return next(iter(found), None)
-
-
-def short_answer(
-    kind: AnswerType, best: Candidate, question: str, weights: Mapping[str, float] | None = None
-) -> str | None:
-    """The best sentence's first span of the expected type (for ``other``, its first name or
-    code-like term the question lacks) — given the question's term ``weights``, the one nearest
-    the question's terms (:func:`deciders.answer_types.nearest_first`; ``None`` for a chain's
-    last link, which is about the bridge, not the question: sentence order) — preferring one
-    that holds the noun the question asks for ("Which league …?" → "Major League Soccer");
-    ``None`` when there is none."""
-    if kind == "definition":  # the sentence is the answer
-        return None
-    found = list(best.spans)
-    if kind == "other":  # a name or a code-like term, if the sentence has one with content words
-        found = spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
-        found = [f for f in found if term_set(f)]
-    if weights is not None:
-        found = nearest_first(best.sentence, found, weights)
-    noun = head_noun(question)  # "which league …" → a name holding "league": "Major League Soccer"
-    named = [f for f in found if noun and noun in term_set(f)]
-    # "what pathway …" → the sentence's phrase naming a pathway: "RNA interference pathway"
-    phrase = noun_phrase(best.sentence, noun, question) if kind == "other" and noun else None
-    meta = [f for f in found if f.startswith("\\")] if PSQL.search(question) else []  # psql's \dt, \l
-    return (named or [p for p in [phrase] if p] or meta or found or [None])[0]

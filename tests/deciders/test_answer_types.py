@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from core.text import term_set
-from deciders.answer_types import default_measure, expected_type, nearest_first, noun_phrase, spans
-from deciders.generator import head_noun
+from deciders.answer_types import default_measure, expected_type, spans
+from deciders.short_answer import head_noun, nearest_first, noun_phrase
 
 
 @pytest.mark.parametrize(

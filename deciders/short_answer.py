@@ -1,0 +1,118 @@
+"""The short answer: which span of the answer sentence is the value, name or phrase asked for.
+
+Among the spans of the expected type (:func:`deciders.answer_types.spans`) the one the question's
+terms stand nearest (the proximity feature of answer ranking: Brill et al. 2002, "An Analysis of
+the AskMSR Question-Answering System"; Ittycheriah et al. 2001), one holding the noun a
+"what/which NOUN …?" question asks for, or the sentence's phrase naming that noun — the question's
+focus noun as the answer type (Moldovan et al. 2000, "The Structure and Performance of an
+Open-Domain Question Answering System").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping, Sequence
+
+from core.text import term_set, terms
+from deciders.answer_support import Candidate
+from deciders.answer_types import AnswerType, spans, tidy_span
+from deciders.comparison import options
+from deciders.lexicon import PSQL, WHICH_NOUN
+
+_PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
+
+
+def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
+    """The phrase of ``sentence`` that names a ``noun`` (a stemmed term: what a "what/which
+    NOUN …?" question asks for), at its first mention: the capitalised name right after it
+    ("the river Aare" → "Aare", "anthropologists David Graeber" → "David Graeber"), else the
+    words before it that are neither stop words nor other question terms, with it ("the RNA
+    interference pathway" → "RNA interference pathway"); ``None`` when the sentence does not
+    mention the noun or nothing qualifies it. The question's focus noun as the answer's type
+    (Moldovan et al. 2000)."""
+    asked = term_set(question) - {noun}
+    tokens = list(_PHRASE_TOKEN.finditer(sentence))
+    stems = [terms(t.group(0)) for t in tokens]  # () for a stop word or punctuation
+    for i, token in enumerate(tokens):
+        if stems[i] != (noun,):
+            continue
+        end = i + 1
+        while end < len(tokens) and tokens[end].group(0)[:1].isupper() and not set(stems[end]) & asked:
+            end += 1
+        if end > i + 1:
+            return tidy_span(sentence[tokens[i + 1].start() : tokens[end - 1].end()])
+        start = i
+        while start > 0 and stems[start - 1] and not set(stems[start - 1]) & asked:
+            start -= 1
+        return tidy_span(sentence[tokens[start].start() : token.end()]) if start < i else None
+    return None
+
+
+def nearest_first(sentence: str, found: list[str], weights: Mapping[str, float]) -> list[str]:
+    """``found`` spans of ``sentence`` ordered by the question terms near them: each term in the
+    sentence adds its weight over one plus its distance, in words, to the span (sentence order
+    among equals). The answer stands next to what the question says of it ("Nixon named William
+    E. Simon as the first administrator" → "William E. Simon" for "Who was the first
+    administrator?"; "a center in Hong Kong which opened in 2015" → 2015 for "What year did it
+    open a center in Hong Kong?"). The proximity feature of answer ranking (Brill et al. 2002;
+    Ittycheriah et al. 2001)."""
+    tokens = list(_PHRASE_TOKEN.finditer(sentence))
+    at: dict[str, list[int]] = {}
+    for i, token in enumerate(tokens):
+        for term in set(terms(token.group(0))) & weights.keys():
+            at.setdefault(term, []).append(i)
+    if not at or len(found) < 2:
+        return found
+
+    def nearness(span: str) -> float:
+        start = sentence.find(span)
+        inside = [i for i, t in enumerate(tokens) if start <= t.start() < start + len(span)] if start >= 0 else []
+        if not inside:
+            return 0.0
+        return sum(weights[t] / (1 + min(abs(p - i) for p in places for i in inside)) for t, places in at.items())
+
+    return sorted(found, key=nearness, reverse=True)
+
+
+def chosen_option(question: str, chosen: Sequence[Candidate]) -> str | None:
+    """For a choice question ("…, the French Bulldog or the American Bulldog?"), the option the
+    answer sentences (or their chunks' titles) name first; ``None`` otherwise."""
+    choices = options(question)
+    for cand in chosen:
+        text = f"{cand.chunk['title']} {cand.sentence}".lower()
+        named = [(text.find(o.lower()), o) for o in choices if o.lower() in text]
+        if named:
+            return min(named)[1]
+    return None
+
+
+def head_noun(question: str) -> str | None:
+    """The stemmed noun after "which"/"what" ("Which league does …" → "leagu"), if any."""
+    match = WHICH_NOUN.search(question)
+    found = term_set(match.group(1)) if match else frozenset()
+    return next(iter(found), None)
+
+
+def short_answer(
+    kind: AnswerType, best: Candidate, question: str, weights: Mapping[str, float] | None = None
+) -> str | None:
+    """The best sentence's first span of the expected type (for ``other``, its first name or
+    code-like term the question lacks) — given the question's term ``weights``, the one nearest
+    the question's terms (:func:`deciders.answer_types.nearest_first`; ``None`` for a chain's
+    last link, which is about the bridge, not the question: sentence order) — preferring one
+    that holds the noun the question asks for ("Which league …?" → "Major League Soccer");
+    ``None`` when there is none."""
+    if kind == "definition":  # the sentence is the answer
+        return None
+    found = list(best.spans)
+    if kind == "other":  # a name or a code-like term, if the sentence has one with content words
+        found = spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
+        found = [f for f in found if term_set(f)]
+    if weights is not None:
+        found = nearest_first(best.sentence, found, weights)
+    noun = head_noun(question)  # "which league …" → a name holding "league": "Major League Soccer"
+    named = [f for f in found if noun and noun in term_set(f)]
+    # "what pathway …" → the sentence's phrase naming a pathway: "RNA interference pathway"
+    phrase = noun_phrase(best.sentence, noun, question) if kind == "other" and noun else None
+    meta = [f for f in found if f.startswith("\\")] if PSQL.search(question) else []  # psql's \dt, \l
+    return (named or [p for p in [phrase] if p] or meta or found or [None])[0]
