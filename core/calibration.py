@@ -1,10 +1,13 @@
 """Calibrated confidence: raw answer confidence mapped to the accuracy it had on the dev sets.
 
-``core/calibration.json`` holds the breakpoints of an isotonic regression (Zadrozny & Elkan
-2002, "Transforming Classifier Scores into Accurate Multiclass Probability Estimates") fitted
-by ``python -m evaluation.calibrate`` on eval runs: ``{"x": [raw, …], "y": [accuracy, …]}``,
-both non-decreasing. Between breakpoints the map is linear (``numpy.interp``); without the
-file, confidence stays raw.
+``core/calibration.json`` holds the breakpoints of isotonic regressions (Zadrozny & Elkan 2002,
+"Transforming Classifier Scores into Accurate Multiclass Probability Estimates") fitted by
+``python -m evaluation.calibrate`` on eval runs: one over every answer, ``{"x": [raw, …], "y":
+[accuracy, …]}``, both non-decreasing, and one per answer group with enough records
+(``"groups": {"value": {"x", "y", "n"}, …}``; the group of a response is
+:func:`deciders.answer_types.confidence_group`). Between breakpoints a map is linear
+(``numpy.interp``); a group without a map uses the overall one; without the file, confidence
+stays raw.
 """
 
 from __future__ import annotations
@@ -17,20 +20,28 @@ import numpy as np
 
 CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
 
+Breakpoints = tuple[tuple[float, ...], tuple[float, ...]]
+
 
 @lru_cache(maxsize=4)
-def breakpoints(path: Path = CALIBRATION_FILE) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
-    """The (x, y) breakpoints in ``path``, or ``None`` when there is no such file."""
+def breakpoints(path: Path = CALIBRATION_FILE) -> dict[str | None, Breakpoints] | None:
+    """The (x, y) breakpoints in ``path`` by group (``None``: the overall map), or ``None`` when
+    there is no such file."""
     if not path.exists():
         return None
     table = json.loads(path.read_text())
-    return tuple(table["x"]), tuple(table["y"])
+    maps: dict[str | None, Breakpoints] = {None: (tuple(table["x"]), tuple(table["y"]))}
+    for group, entry in table.get("groups", {}).items():
+        maps[group] = (tuple(entry["x"]), tuple(entry["y"]))
+    return maps
 
 
-def calibrate(raw: float, path: Path = CALIBRATION_FILE) -> float:
-    """``raw`` (0–1) mapped through the calibration at ``path``: the accuracy answers of that
-    raw confidence had on the dev sets, 0–1 (``raw`` itself when there is no calibration)."""
-    table = breakpoints(path)
-    if table is None:
+def calibrate(raw: float, group: str | None = None, path: Path = CALIBRATION_FILE) -> float:
+    """``raw`` (0–1) mapped through the calibration at ``path`` — the map of ``group`` when it has
+    one, else the overall map: the accuracy responses of that raw confidence had on the dev sets,
+    0–1 (``raw`` itself when there is no calibration)."""
+    maps = breakpoints(path)
+    if maps is None:
         return raw
-    return round(float(np.interp(raw, table[0], table[1])), 3)
+    x, y = maps.get(group) or maps[None]
+    return round(float(np.interp(raw, x, y)), 3)

@@ -4,8 +4,11 @@ right, from the per-question records ``agentic-rag eval`` writes (``questions.js
 Method: isotonic regression (Zadrozny & Elkan 2002, "Transforming classifier scores into
 accurate multiclass probability estimates", KDD; scikit-learn's ``IsotonicRegression``): the
 non-decreasing step function of the raw confidence that best fits the 0/1 ``correct`` flags
-in squared error (pool adjacent violators). It keeps the order of answers (AUROC unchanged up
-to ties it creates) and turns the scores into observed accuracies.
+in squared error (pool adjacent violators). It keeps the order of answers within a map and
+turns the scores into observed accuracies. One map is fitted over every record and one per
+answer group (:func:`deciders.answer_types.confidence_group`: abstention, value, yes/no, name,
+other) with at least ``--min-group`` records in the fitted half: a value answer and a name
+answer of the same support are not right equally often.
 
 Questions are split into two halves by a stable hash of their id (SHA-256, even → fitted,
 odd → held out; every mode's record of a question falls in the same half). The map is fitted
@@ -15,7 +18,8 @@ the share and accuracy of answers at or above the trust level (raw and calibrate
 
 Usage::
 
-    python -m evaluation.calibrate eval-out/*/questions.jsonl --out core/calibration.json [--modes agentic]
+    python -m evaluation.calibrate eval-out/*/questions.jsonl --out core/calibration.json \
+        [--modes agentic] [--min-group 30]
 
 Output (JSON)::
 
@@ -23,11 +27,13 @@ Output (JSON)::
      "x": [0.2, 0.41, …],          # raw confidence breakpoints, strictly increasing, in 0–1
      "y": [0.05, 0.12, …],         # calibrated probability at each breakpoint, non-decreasing, in 0–1
      "apply": "numpy.interp(confidence, x, y)",
+     "groups": {"value": {"x": […], "y": […], "n": 38}, …},   # per answer group, same format
      "trust": 0.7, "split": "…", "sources": […], "modes": […],
      "halves": {"fit": {…}, "held_out": {…}}}
 
-Apply it with ``numpy.interp(raw, x, y)``: linear between breakpoints, and the end values
-outside ``[x[0], x[-1]]`` (as the fitted model does with ``out_of_bounds="clip"``).
+Apply it with ``numpy.interp(raw, x, y)`` of the response's group (the overall ``x``, ``y`` when
+the group has no map): linear between breakpoints, and the end values outside ``[x[0], x[-1]]``
+(as the fitted model does with ``out_of_bounds="clip"``).
 
 Records without a ``correct`` flag (runs of older code) or without a ``confidence``
 (``standard`` mode) are left out. Exits with status 2 and a message when fewer than two
@@ -44,9 +50,12 @@ from pathlib import Path
 from typing import Sequence
 
 from core.tuning import TUNING
+from deciders.answer_types import confidence_group
 from evaluation.calibration import auroc
 
-METHOD = "isotonic regression (Zadrozny & Elkan 2002)"
+METHOD = "isotonic regression (Zadrozny & Elkan 2002), one map per answer group"
+MIN_GROUP = 30
+"""Least records of a group in the fitted half for it to get its own map."""
 
 
 def fitted_half(question_id: str) -> bool:
@@ -98,12 +107,19 @@ def fit(confidences: Sequence[float], correct: Sequence[bool]) -> tuple[list[flo
     return [round(float(v), 6) for v in model.X_thresholds_], [round(float(v), 6) for v in model.y_thresholds_]
 
 
-def _figures(records: list[dict], x: list[float], y: list[float], trust: float) -> dict:
+def group_of(record: dict) -> str:
+    """The calibration group of an eval record (its question and whether it abstained)."""
+    return confidence_group(str(record.get("question", "")), bool(record.get("abstained")))
+
+
+def _figures(records: list[dict], maps: dict[str | None, tuple[list[float], list[float]]], trust: float) -> dict:
     import numpy
 
     raw = numpy.array([raw_confidence(r) for r in records], dtype=float)
     right = numpy.array([bool(r["correct"]) for r in records])
-    calibrated = numpy.interp(raw, x, y)
+    calibrated = numpy.array(
+        [numpy.interp(c, *maps.get(group_of(r), maps[None])) for c, r in zip(raw, records, strict=True)]
+    )
     figures: dict = {"questions": len(records)}
     if not len(records):
         return figures
@@ -119,7 +135,9 @@ def _figures(records: list[dict], x: list[float], y: list[float], trust: float) 
     return figures
 
 
-def calibrate(paths: Sequence[Path], modes: Sequence[str] | None = None, trust: float | None = None) -> dict:
+def calibrate(
+    paths: Sequence[Path], modes: Sequence[str] | None = None, trust: float | None = None, min_group: int = MIN_GROUP
+) -> dict:
     """Fit on one half of the questions, report both halves (see the module docstring).
 
     Raises:
@@ -135,21 +153,30 @@ def calibrate(paths: Sequence[Path], modes: Sequence[str] | None = None, trust: 
             "half); need at least 2 there: run agentic-rag eval with an agentic mode first"
         )
     x, y = fit([raw_confidence(r) for r in halves["fit"]], [r["correct"] for r in halves["fit"]])
+    maps: dict[str | None, tuple[list[float], list[float]]] = {None: (x, y)}
+    groups = {}
+    for group in sorted({group_of(r) for r in halves["fit"]}):
+        rows = [r for r in halves["fit"] if group_of(r) == group]
+        if len(rows) >= min_group:
+            maps[group] = fit([raw_confidence(r) for r in rows], [r["correct"] for r in rows])
+            groups[group] = {"x": maps[group][0], "y": maps[group][1], "n": len(rows)}
     return {
         "method": METHOD,
         "x": x,
         "y": y,
-        "apply": "numpy.interp(confidence, x, y)",
+        "apply": "numpy.interp(confidence, x, y), with the group's x and y when it has a map",
+        "groups": groups,
         "trust": trust,
         "split": "sha256(question id): last byte even → fit, odd → held out",
         "sources": [str(p) for p in paths],
         "modes": sorted({r.get("mode", "") for r in records}),
-        "halves": {name: _figures(rows, x, y, trust) for name, rows in halves.items()},
+        "halves": {name: _figures(rows, maps, trust) for name, rows in halves.items()},
     }
 
 
 def _summary(result: dict) -> str:
-    lines = [f"{METHOD}: {len(result['x'])} breakpoints; trust level {result['trust']}", ""]
+    sizes = ", ".join(f"{g} {len(m['x'])}" for g, m in result["groups"].items())
+    lines = [f"{METHOD}: {len(result['x'])} breakpoints overall ({sizes}); trust level {result['trust']}", ""]
     lines += ["| half | n | accuracy | AUROC raw / cal. | Brier raw / cal. | trusted share raw / cal. "
               "| accuracy when trusted raw / cal. |", "|---|---|---|---|---|---|---|"]  # fmt: skip
     for name, h in result["halves"].items():
@@ -169,10 +196,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the breakpoints JSON here (default: print it)")
     parser.add_argument("--modes", help="comma-separated modes to use (default: every mode with a confidence)")
     parser.add_argument("--trust", type=float, help=f"trust level (default {TUNING.confidence_trust})")
+    parser.add_argument("--min-group", type=int, default=MIN_GROUP, help="least fitted records for a group's own map")
     args = parser.parse_args(argv)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()] if args.modes else None
     try:
-        result = calibrate(args.files, modes, args.trust)
+        result = calibrate(args.files, modes, args.trust, args.min_group)
     except (ValueError, FileNotFoundError, json.JSONDecodeError, ImportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

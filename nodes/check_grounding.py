@@ -5,6 +5,7 @@ the unsupported claims listed — never silently."""
 from __future__ import annotations
 
 from core.calibration import calibrate
+from deciders.answer_types import confidence_group
 from graph.context import RunContext
 from graph.policy import answer_confidence, generation_plan
 from graph.services import GraphServices
@@ -43,11 +44,14 @@ def make_node(services: GraphServices):
                     f"check_grounding: still unsupported after regenerating: {unsupported}; confidence lowered"
                 )
         raw = answer_confidence(state, cited, checked, len(unsupported), services.tuning)
+        abstained = bool(state.get("abstained"))
         update.update(
             grounding={"status": status, "checked": checked, "decider": grounding.decider if grounding else ""},
             unsupported_claims=unsupported,
             raw_confidence=raw,
-            confidence=calibrate(raw),
+            confidence=calibrate(
+                raw, confidence_group(state.get("standalone_question") or state["question"], abstained)
+            ),
             notes=notes,
         )
         return update

@@ -133,8 +133,11 @@ def test_calibrate_script_writes_monotone_breakpoints(tmp_path):
     lines = []
     for n in range(300):
         confidence = rng.random()
-        correct = rng.random() < (0.1 + 0.8 * confidence if n % 7 else 1 - confidence)  # some inverted noise
+        value = n % 2 == 0  # a default asked for is right more often than a name at the same confidence
+        correct = rng.random() < ((0.35 if value else 0.0) + 0.6 * confidence if n % 7 else 1 - confidence)
+        question = "What is the default of work_mem?" if value else "Who directed Jaws?"
         record = {"id": f"q{n}", "mode": "agentic", "confidence": round(confidence, 3), "correct": correct}
+        record |= {"question": question, "abstained": False}
         lines.append(json.dumps(record))
         lines.append(json.dumps({**record, "mode": "standard", "confidence": None}))  # left out: no confidence
     lines.append(json.dumps({"id": "old", "mode": "agentic", "confidence": 0.5}))  # left out: no correct flag
@@ -153,6 +156,10 @@ def test_calibrate_script_writes_monotone_breakpoints(tmp_path):
     assert fit["questions"] + held_out["questions"] == 300 and min(fit["questions"], held_out["questions"]) > 100
     assert 0.5 < held_out["raw"]["auroc"] <= 1 and result["modes"] == ["agentic"] and result["trust"] == TRUST
     assert "held_out" in proc.stdout
+    assert set(result["groups"]) == {"value", "name"}  # one map per answer group with enough records
+    for group in result["groups"].values():
+        assert all(a <= b for a, b in zip(group["y"], group["y"][1:], strict=False)) and group["n"] > 60
+    assert result["groups"]["value"]["y"][-1] > result["groups"]["name"]["y"][-1]
 
     (tmp_path / "empty.jsonl").write_text(json.dumps({"id": "a", "mode": "standard", "confidence": None}) + "\n")
     proc = subprocess.run([sys.executable, "-m", "evaluation.calibrate", str(tmp_path / "empty.jsonl")],
