@@ -267,14 +267,17 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
 
 
 def _name_only(name: str) -> str:
-    """A name found by :func:`core.text.names` without a leading capitalised stop word ("During
-    the Yuan" → "Yuan"); empty when that leaves no capitalised word ("In 1973") or it holds a
-    month (a date, not a name). A quoted title ("white nights") stays as it is."""
+    """A name found by :func:`core.text.names` without a leading or trailing capitalised stop
+    word ("During the Yuan" → "Yuan"; a heading run into its text, "Monetary Types The" →
+    "Monetary Types"); empty when that leaves no capitalised word ("In 1973") or it holds a month
+    (a date, not a name). A quoted title ("white nights") stays as it is."""
     words = name.split()
     while words and words[0].istitle() and words[0].lower() in STOPWORDS:  # not "US"
         words.pop(0)
         while words and words[0].islower() and words[0] in STOPWORDS:  # "During the Yuan"
             words.pop(0)
+    while words and words[-1].istitle() and words[-1].lower() in STOPWORDS:
+        words.pop()
     rest = " ".join(words)
     if re.search(rf"\b{_MONTH}\b", rest) or (rest != name and not re.search(r"\b[A-Z]", rest)):
         return ""
@@ -312,8 +315,12 @@ def _measure_of(value: str, measure: Literal["quantity", "number"], question: st
 
 
 def tidy_span(span: str) -> str:
-    """``span`` without edge punctuation, its parentheses balanced: "four megabytes (4MB"
-    → "four megabytes (4MB)", "(4MB)" → "4MB"."""
+    """``span`` without edge punctuation, its parentheses balanced ("four megabytes (4MB"
+    → "four megabytes (4MB)", "(4MB)" → "4MB"), a phrase said twice in a row once (a heading run
+    into its first sentence: "DROP DATABASE DROP DATABASE" → "DROP DATABASE")."""
+    words = span.split()
+    if len(words) % 2 == 0 and words and words[: len(words) // 2] == words[len(words) // 2 :]:
+        span = " ".join(words[: len(words) // 2])
     span = span.strip(" ,:;\"'“”‘’")
     if span.startswith("(") and span.endswith(")"):
         span = span[1:-1]

@@ -173,3 +173,10 @@ def test_rarer_question_terms_pull_harder_and_number_words_count():
         "Donald Davies",
         "National Physical Laboratory",
     ]
+
+
+def test_a_heading_run_into_its_text_is_not_part_of_the_span():
+    assert spans("DROP DATABASE DROP DATABASE removes a database.", "command", "Which command removes a database?") == [
+        "DROP DATABASE"
+    ]
+    assert spans("Monetary Types The money type stores an amount.", "organisation") == ["Monetary Types"]
