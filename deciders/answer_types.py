@@ -79,7 +79,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "date",
         re.compile(
-            r"\b(?:when (?:was|were|did|had|has)|(?:what|which|in what|on what) (?:year|date|day)|"
+            r"\b(?:when (?:was|were|did|had|has)|(?:what|which|in what|on what|at what) (?:year|date|day|century|time)|"
             r"what(?:'s| is) the (?:latest|earliest) year|birth ?day|birth ?date|date of (?:birth|death))\b",
             re.I,
         ),
@@ -128,7 +128,8 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
     "number": re.compile(rf"(?<![\w.-]){_NUMBER}(?![\w])", re.I),
     "date": re.compile(
         rf"\b(?:{_MONTH}\s+\d{{1,2}},?\s+\d{{3,4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{3,4}}|"
-        rf"\d{{3,7}}\s?(?:AD|BC|BCE|CE)\b|(?:1[0-9]|20)\d{{2}}s?)\b"
+        rf"\d{{3,7}}\s?(?:AD|BC|BCE|CE)\b|(?:1[0-9]|20)\d{{2}}s?|\d{{1,2}}(?:st|nd|rd|th) century|"
+        r"\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m|p\.m))\b"
     ),
     "command": re.compile(
         r"(\\[a-zA-Z][\w+]*|(?<![\w-])(?:-[a-zA-Z]{1,2}\b|--[a-z][\w-]*)(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"

@@ -180,3 +180,12 @@ def test_a_heading_run_into_its_text_is_not_part_of_the_span():
         "DROP DATABASE"
     ]
     assert spans("Monetary Types The money type stores an amount.", "organisation") == ["Monetary Types"]
+
+
+def test_times_of_day_and_centuries_are_dates():
+    assert expected_type("What time do the MSPs decide?") == expected_type("In what century was it built?") == "date"
+    assert spans("Normally at 5 pm, or at 10:30 a.m. in the late 19th century.", "date") == [
+        "5 pm",
+        "10:30 a.m",
+        "19th century",
+    ]
