@@ -155,8 +155,10 @@ def calibrate(
     x, y = fit([raw_confidence(r) for r in halves["fit"]], [r["correct"] for r in halves["fit"]])
     maps: dict[str | None, tuple[list[float], list[float]]] = {None: (x, y)}
     groups = {}
-    for group in sorted({group_of(r) for r in halves["fit"]}):
-        rows = [r for r in halves["fit"] if group_of(r) == group]
+    by_group: dict[str, list[dict]] = {}
+    for record in halves["fit"]:
+        by_group.setdefault(group_of(record), []).append(record)
+    for group, rows in sorted(by_group.items()):
         if len(rows) >= min_group:
             maps[group] = fit([raw_confidence(r) for r in rows], [r["correct"] for r in rows])
             groups[group] = {"x": maps[group][0], "y": maps[group][1], "n": len(rows)}

@@ -50,7 +50,8 @@ def mark_anchors(question: str, first_hop: list[EvidenceChunk], anchors: int) ->
     for chunk in sorted(first_hop, key=lambda c: c.get("rank", 0)):
         named = names_its_title(question, chunk["title"])
         first_of_title = named and chunk["title"] not in held
-        held |= {chunk["title"]} if named else set()
+        if named:
+            held.add(chunk["title"])
         marked.append({**chunk, "named": named, "anchor": chunk.get("rank", 0) < anchors or first_of_title})
     return marked
 
@@ -158,10 +159,13 @@ def admit(
         relevant = mark_anchors(question, relevant, anchors)
     else:
         held = {c["title"] for c in evidence if c["title"]}
-        relevant = [{**c, "repeat": c["title"] in held and not c.get("linked_from")} for c in relevant]
-    if hop > 1 and single_hop:
         relevant = [
-            {**c, "reworded": not c.get("linked_from") and not names_its_title(question, c["title"])} for c in relevant
+            {
+                **c,
+                "repeat": c["title"] in held and not c.get("linked_from"),
+                "reworded": single_hop and not c.get("linked_from") and not names_its_title(question, c["title"]),
+            }
+            for c in relevant
         ]
     kept, conflicts = prefer_newer(merge_evidence(evidence, relevant, budget))
     before = {c["chunk_id"] for c in evidence}
