@@ -182,11 +182,19 @@ class ExtractiveGenerator:
             else:
                 text = "Noted. Ask me a question about the ingested documents."
             return Answer(text, [], MODEL_FREE)
-        if request.sub_questions:
-            parts = self.answer_parts(request.sub_questions, evidence, request.avoid)
-            if mode == "caveat":
-                parts.text = f"{NO_ANSWER} contain a clear answer to the whole question. By part:\n{parts.text}"
-            return parts
+        whole = self.answer_whole(request)
+        if not (whole.abstained and request.sub_questions) or request.absent_terms:
+            return whole
+        # a split question the evidence does not answer as a whole: what each part's best sentence says
+        parts = self.answer_parts(request.sub_questions, evidence, request.avoid)
+        parts.text = f"{NO_ANSWER} contain a clear answer to the whole question. By part:\n{parts.text}"
+        parts.abstained, parts.support = True, whole.support
+        return parts
+
+    def answer_whole(self, request: AnswerRequest) -> Answer:
+        """The answer to the whole question (a comparison's winner, a yes or no, or the best
+        typed sentence), or an abstention showing the closest passages (see the class)."""
+        question, evidence, mode = request.question, request.evidence, request.mode
         kind = expected_type(question)
         weights = focus_weights(question, request.term_weights)
         if mode == "answer" and not request.absent_terms:

@@ -22,11 +22,11 @@ def hotpot_dev(data_dir):
 
 
 def test_decomposed_question_is_searched_in_parallel_and_answered_part_by_part(hotpot_dev):
-    question = "Which is older, Donnie Smith or Tungsten Carbide?"
+    question = "Which is older, Donnie Smith or Kareem Smith?"
     result = hotpot_dev.ask(question, context=RunContext(deciders="rules", decompose=True, max_retries=0))
     first = result["trace"][0]
     assert first["query_by"] == "decompose"
-    assert first["query"] == "Donnie Smith: which is older? | Tungsten Carbide: which is older?"
+    assert first["query"] == "Donnie Smith: which is older? | Kareem Smith: which is older?"
     state = hotpot_dev.graph.get_state({"configurable": {"thread_id": result["thread_id"]}}).values
     assert {c["sub_question"] for c in state["chunks"]} == {0, 1}  # both searches reached the merge
     assert [c["sub_question"] for c in state["chunks"][:2]] == [0, 1]  # interleaved: each one's best first
@@ -35,12 +35,11 @@ def test_decomposed_question_is_searched_in_parallel_and_answered_part_by_part(h
     assert all(c["sub_question"] in (0, 1) for c in state["evidence"])
 
 
-def test_a_part_the_documents_do_not_answer_is_said_plainly(hotpot_dev):
+def test_a_split_question_naming_what_no_document_holds_abstains_as_a_whole(hotpot_dev):
     question = "Which is older, Donnie Smith or the Zyxqor Quabble Foundation?"
     result = hotpot_dev.ask(question, context=RunContext(deciders="rules", decompose=True, max_retries=0))
-    lines = [line for line in result["answer"].splitlines() if line.startswith("(")]
-    assert lines[1].endswith("The documents do not answer this part.")
-    assert result["unsupported_claims"] == []  # the statement of absence is not a claim to ground
+    assert result["abstained"] and result["stop_reason"] == "not_in_collection"
+    assert "never mention Zyxqor, Quabble" in result["answer"] and "(1)" not in result["answer"]
 
 
 def test_question_that_does_not_split_takes_the_ordinary_path(hotpot_dev):
@@ -73,8 +72,9 @@ def test_llm_decomposer_and_its_fallback(make_app):
 
 
 def test_a_part_is_answered_only_by_evidence_about_its_own_subject(hotpot_dev):
-    question = "Are Donnie Smith and Radiohead both footballers?"
+    question = "Are Donnie Smith and Kareem Smith both footballers?"
     result = hotpot_dev.ask(question, context=RunContext(deciders="rules", decompose=True, max_retries=0))
     lines = [line for line in result["answer"].splitlines() if line.startswith("(")]
-    assert lines[1].startswith("(2) Are Radiohead footballers?")
-    assert lines[1].endswith("The documents do not answer this part.")  # Donnie Smith's page does not answer it
+    assert lines[0].startswith("(1) Are Donnie Smith footballers?") and "Donnie" in lines[0].split("?", 1)[1]
+    # "footballer" is said only of Kareem Smith, and of him only in his own page
+    assert lines[1].startswith("(2) Are Kareem Smith footballers? Kareem Smith (born January 18, 1985")

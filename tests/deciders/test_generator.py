@@ -124,10 +124,18 @@ def test_direct_replies_to_small_talk():
     assert generator.generate(AnswerRequest("ok", [], "direct")).text.startswith("Noted.")
 
 
+def test_a_split_question_is_answered_whole_when_the_evidence_answers_it():
+    subs = ["Which league does Donnie Smith play in?", "Who plays for the Revolution?"]
+    answer = ExtractiveGenerator().generate(AnswerRequest(QUESTION, [REVS, DONNIE], "answer", sub_questions=subs))
+    assert not answer.abstained and "(1)" not in answer.text and answer.short_answer == "Major League Soccer"
+
+
 def test_sub_questions_are_answered_part_by_part_or_said_unanswered():
     subs = ["Which league does Donnie Smith play in?", "When was Oasis formed?"]
     answer = ExtractiveGenerator().generate(AnswerRequest("both", [DONNIE, REVS], "answer", sub_questions=subs))
+    assert answer.abstained  # not answered as a whole: what each part's best sentence says
     assert answer.text.splitlines() == [
+        f"{NO_ANSWER} contain a clear answer to the whole question. By part:",
         "(1) Which league does Donnie Smith play in? He plays in Major League Soccer. [1]",
         f"(2) When was Oasis formed? {NO_ANSWER} answer this part.",
     ]
@@ -135,7 +143,7 @@ def test_sub_questions_are_answered_part_by_part_or_said_unanswered():
     strict = ExtractiveGenerator(Tuning(part_coverage=1.01)).generate(
         AnswerRequest("both", [DONNIE], "answer", sub_questions=subs)
     )
-    assert strict.cited == [] and strict.text.count(NO_ANSWER) == 2
+    assert strict.cited == [] and strict.text.count(NO_ANSWER) == 3  # the whole and both parts
 
 
 def test_llm_generator_reads_its_citation_marks():
