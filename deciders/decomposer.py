@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -15,6 +16,16 @@ from core.tuning import TUNING, Tuning
 from deciders.lexicon import BOTH, CHOICE, CLAUSES, MODEL_FREE
 from deciders.llm import LLMDecider, brief
 from prompts import decomposer as prompts
+
+
+_NAME_START = re.compile(r"[\W_]*(?:(?:[Tt]he|[Aa]n?)\s+)?[A-Z0-9]")
+
+
+def named(option: str) -> bool:
+    """Whether a choice's option is a name — capitalised or a number after any quote marks and
+    article ("the French Bulldog", "...And God Created Them") — not a clause ("shown in MB",
+    "what does it behave like")."""
+    return bool(_NAME_START.match(option))
 
 
 @dataclass
@@ -37,7 +48,8 @@ class RuleDecomposer:
     """Splits on the surface form (the model-free fallback of least-to-most / decomposed
     prompting, Zhou et al. 2023; Khot et al. 2023):
 
-    * a choice — "Which is older, Blur or Oasis?" → "Blur: which is older?", "Oasis: which is older?";
+    * a choice between names — "Which is older, Blur or Oasis?" → "Blur: which is older?",
+      "Oasis: which is older?" (not "…, shown in MB or GB?");
     * a joint property — "Are A and B both X?" → "Are A X?", "Are B X?";
     * two clauses on one subject — "Which band released X and had Y?" → "Which band released X?",
       "Which had Y?".
@@ -52,6 +64,8 @@ class RuleDecomposer:
         text = question.strip()
         if match := CHOICE.match(text):
             options = [o.strip() for o in match["options"].split(",") if o.strip()] + [match["last"].strip()]
+            if not all(map(named, options)):
+                return Decomposition([], "an 'or' between clauses, not named options", MODEL_FREE)
             stem = match["stem"].strip().rstrip("?")
             subs = [f"{option}: {stem[0].lower()}{stem[1:]}?" for option in options]
             reason = "a choice between named options"

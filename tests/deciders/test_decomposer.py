@@ -17,8 +17,12 @@ from deciders.decomposer import LLMDecomposer, RuleDecomposer
          ["Are Random House Tower used for real estate?", "Are 888 7th Avenue used for real estate?"]),
         ("Which band released Counterparts and had a drummer in the Hall of Fame?",
          ["Which band released Counterparts?", "Which had a drummer in the Hall of Fame?"]),
+        ("Which is older, the Tennessee State Tigers or \"...And God Created Them\"?",
+         ["the Tennessee State Tigers: which is older?", '"...And God Created Them": which is older?']),
         ("When was Neil Peart born?", []),
         ("Which is best, A, B, C, D or E?", []),  # five parts: more than 4
+        ("How do I find how much disk a database takes, shown in MB or GB?", []),  # an 'or' in a clause
+        ("If I ask for READ UNCOMMITTED, will I see other sessions' rows, or what does it behave like?", []),
     ],
 )  # fmt: skip
 def test_rule_decomposer_splits_choices_joint_properties_and_clauses(question, subs):
