@@ -129,7 +129,7 @@ def ask(
     time_limit: Annotated[Optional[float], typer.Option(help="Time budget per question, seconds.")] = None,
     graph_hop: Annotated[Optional[bool], typer.Option(help="Alternate link hops with new queries (on).")] = None,
     expansion: Annotated[Optional[str], typer.Option(help="none, multi_query, hyde, step_back (LLM only).")] = None,
-    decompose: Annotated[Optional[bool], typer.Option(help="Split compound questions (default off).")] = None,
+    decompose: Annotated[Optional[bool], typer.Option(help="Split compound and comparison questions (on).")] = None,
     adaptive: Annotated[Optional[bool], typer.Option(help="One retrieval for single-hop questions (off).")] = None,
     source: Annotated[
         Optional[list[str]], typer.Option("--source", help="Only sources matching this glob (repeatable).")

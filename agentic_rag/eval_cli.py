@@ -20,7 +20,9 @@ def evaluate(
     ],
     modes: Annotated[
         str,
-        typer.Option(help="Comma-separated: standard, agentic, agentic-query, agentic-adaptive, agentic-decompose."),
+        typer.Option(
+            help="Comma-separated: standard, agentic, agentic-query, agentic-adaptive, agentic-whole (not split)."
+        ),
     ] = "standard,agentic",
     k: Annotated[int, typer.Option("--k", help="Chunks handed to the generator in every mode.")] = 5,
     limit: Annotated[Optional[int], typer.Option(help="Only the first N questions.")] = None,

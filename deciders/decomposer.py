@@ -13,10 +13,9 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from core.tuning import TUNING, Tuning
-from deciders.lexicon import BOTH, CHOICE, CLAUSES, MODEL_FREE
+from deciders.lexicon import BOTH, CHOICE, CLAUSES, MODEL_FREE, SPLIT_CUE
 from deciders.llm import LLMDecider, brief
 from prompts import decomposer as prompts
-
 
 _NAME_START = re.compile(r"[\W_]*(?:(?:[Tt]he|[Aa]n?)\s+)?[A-Z0-9]")
 
@@ -91,11 +90,15 @@ class DecomposeOut(BaseModel):
 
 class LLMDecomposer(LLMDecider):
     """Asks the model for 2–4 sub-questions; a reply that is not JSON, or has 1 or more than
-    ``max_sub_questions`` sub-questions, falls back to :class:`RuleDecomposer` (and says so)."""
+    ``max_sub_questions`` sub-questions, falls back to :class:`RuleDecomposer` (and says so).
+    A question without a conjunction or choice word (:data:`deciders.lexicon.SPLIT_CUE`) is not
+    sent: decomposition is on by default, and most questions have nothing to split."""
 
     fallback = RuleDecomposer
 
     def decompose(self, question: str) -> Decomposition:
+        if not SPLIT_CUE.search(question):
+            return Decomposition([], "no conjunction or comparison to split on", self.name)
         user = prompts.USER.format(question=question)
         out, note = self.ask(DecomposeOut, prompts.SYSTEM, user)
         subs = [q.strip() for q in out.sub_questions if q.strip()] if out else []

@@ -70,6 +70,8 @@ CLAUSES = re.compile(
     re.IGNORECASE,
 )
 """Two clauses on one subject: "Which band released X and had Y?"."""
+SPLIT_CUE = re.compile(r"\b(?:or|and|both|either|neither|versus|vs)\b", re.IGNORECASE)
+"""A word without which a question has nothing to split on (no model is asked to split it)."""
 
 
 # -- comparisons answered by value (generator) ------------------------------------------------------

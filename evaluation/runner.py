@@ -42,11 +42,12 @@ AGENTIC_MODES: dict[str, dict] = {
     "agentic": {},
     "agentic-query": {"graph_hop": False},
     "agentic-adaptive": {"adaptive": True},
-    "agentic-decompose": {"decompose": True},
+    "agentic-whole": {"decompose": False},
 }
 """Variants of the graph compared by the harness: mode → run settings over the defaults
 (``agentic-query``: every retry writes a new query, no graph hop; ``agentic-adaptive``: the
-router's complexity class decides between one retrieval and the loop)."""
+router's complexity class decides between one retrieval and the loop; ``agentic-whole``: no
+decomposition, every question searched whole)."""
 MODES = ("standard", *AGENTIC_MODES)
 
 

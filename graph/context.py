@@ -15,7 +15,7 @@ from store.filters import ChunkFilter
 
 DeciderMode = Literal["auto", "llm", "rules"]
 MAX_RETRIES_LIMIT = 3
-"""Highest ``max_retries`` accepted: keeps the worst case (4 × 3 + 10 = 22 steps, see
+"""Highest ``max_retries`` accepted: keeps the worst case (4 × 3 + 12 = 24 steps, see
 :meth:`RunContext.step_bound`) under LangGraph's default recursion limit of 25, so even a caller
 that sets no limit is stopped by the caps, never by the recursion limit."""
 
@@ -43,9 +43,10 @@ class RunContext:
     """Query expansion before the first hop (needs a chat model; skipped with a note without
     one): ``multi_query`` (3 phrasings), ``hyde`` (a hypothetical answer passage, Gao et al.
     2022), ``step_back`` (the broader question, Zheng et al. 2023); fused by reciprocal rank."""
-    decompose: bool = False
+    decompose: bool = True
     """Split compound and comparison questions into sub-questions searched in parallel (see
-    :mod:`nodes.decompose`); the answer says which sub-question answered which part."""
+    :mod:`nodes.decompose`), so each option of "A or B?" gets its own search; the answer is to
+    the whole question, by part only when the evidence does not answer it whole."""
     sources: list[str] | None = None
     """Source allowlist: glob patterns over chunk sources (``*/handbook/*.md``); only matching
     chunks are retrieved. ``None``: the collection default (``AGENTIC_RAG_SOURCES``), else all."""

@@ -46,10 +46,11 @@ def test_nothing_left_to_search_after_a_sufficient_graph_hop_answers():
 
 
 def test_first_search_and_the_edges_read_the_recorded_run_settings():
-    assert policy.first_search(RunContext()) == "retrieve"
+    assert policy.first_search(RunContext()) == "decompose"  # on by default
+    assert policy.first_search(RunContext(decompose=False)) == "retrieve"
     assert policy.first_search(RunContext(decompose=True, expansion="hyde")) == "decompose"
     assert policy.first_search(RunContext(decompose=True, expansion="hyde"), split=False) == "expand_query"
-    state = {"route": "retrieve", "run_context": {"review_route": True}}
+    state = {"route": "retrieve", "run_context": {"review_route": True, "decompose": False}}
     assert policy.after_route(state) == "review_route"
     assert policy.after_review_route(state) == "retrieve"
     assert policy.after_route({"route": "direct", "run_context": {}}) == "generate"

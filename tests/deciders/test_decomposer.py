@@ -41,8 +41,15 @@ def test_llm_decomposer_splits_as_the_model_says():
     result = LLMDecomposer(model).decompose("Which is older, Blur or Oasis?")
     assert result.sub_questions == ["When was Blur formed?", "When was Oasis formed?"]
     assert (result.reason, result.decider, result.note) == ("split by the model", "llm:ScriptedChatModel", None)
-    nothing = LLMDecomposer(scripted(decompose='{"sub_questions": []}')).decompose("When was Neil Peart born?")
+    nothing = LLMDecomposer(scripted(decompose='{"sub_questions": []}')).decompose("Who sang Blur and Oasis songs?")
     assert (nothing.sub_questions, nothing.reason, nothing.note) == ([], "the model found nothing to split", None)
+
+
+def test_llm_decomposer_asks_no_model_when_nothing_could_split():
+    model = scripted(decompose='{"sub_questions": ["When was Neil Peart born?", "Where?"]}')
+    result = LLMDecomposer(model).decompose("When was Neil Peart born?")
+    assert (result.sub_questions, result.reason) == ([], "no conjunction or comparison to split on")
+    assert model.calls.get("decompose", 0) == 0
 
 
 @pytest.mark.parametrize(
