@@ -3,8 +3,9 @@
 The options are the names on either side of the question's last "or"; the direction comes from
 its comparison word (older, earlier, first → the smallest date; younger, later → the largest;
 more, larger, longer → the largest number; fewer, smaller, shorter → the smallest). For each
-option, the first evidence sentence that names it (in the sentence or its chunk's title) and
-holds a date (or number) gives its value; the winner is named when every option has one.
+option, the first evidence sentence that names it as a whole word (in the sentence or its
+chunk's title) and holds a date (or number) — after the option's mention when the sentence names
+it — gives its value; the winner is named when every option has one.
 Extracting typed values per entity and comparing them is the comparison step of
 answer-type QA pipelines (Moldovan et al. 2000).
 """
@@ -48,6 +49,11 @@ def options(question: str) -> list[str]:
     return [before[-1], after[0]] if before and after else []
 
 
+def _whole_word(text: str) -> re.Pattern:
+    """``text`` as a whole word or phrase, case-insensitively."""
+    return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)", re.IGNORECASE)
+
+
 def _value(sentence: str, dates: bool) -> float | None:
     if dates:
         found = SPAN_PATTERNS["date"].search(sentence)
@@ -65,8 +71,8 @@ def compare(question: str, evidence: Sequence[HopChunk]) -> Comparison | None:
     question is not one, or some option has no value in the evidence."""
     choices = options(question)
     stem = question
-    for choice in choices:
-        stem = stem.replace(choice, " ")
+    for choice in choices:  # whole words: removing the option "e" must not touch "larger"
+        stem = _whole_word(choice).sub(" ", stem)
     if len(choices) < 2:
         return None
     if SMALLEST_DATE.search(stem) or LARGEST_DATE.search(stem):
@@ -78,10 +84,14 @@ def compare(question: str, evidence: Sequence[HopChunk]) -> Comparison | None:
     values = []
     for choice in choices:
         found = None
+        named = _whole_word(choice)
         for chunk in evidence:
-            in_title = choice.lower() in chunk["title"].lower()
+            in_title = bool(named.search(chunk["title"]))
             for sentence in sentences(chunk["text"]):
-                value = _value(sentence, dates) if in_title or choice.lower() in sentence.lower() else None
+                mention = named.search(sentence)
+                # the value after the option's own mention: "pi = 3.14…, e = 2.71…" gives e 2.71
+                text = sentence[mention.end() :] if mention else sentence
+                value = _value(text, dates) if mention or in_title else None
                 if value is not None:
                     found = (choice, value, sentence, chunk)
                     break

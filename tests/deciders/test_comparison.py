@@ -29,6 +29,14 @@ def test_the_winner_is_named_by_comparing_the_values():
     assert compare("Which band formed earlier, Blur or Oasis?", [BLUR]) is None  # Oasis has no value
 
 
+def test_each_option_takes_the_value_after_its_own_mention_as_a_whole_word():
+    constants = chunk("math", "math — Mathematical functions", "The constants are pi = 3.141592 and e = 2.718281.")
+    larger = compare("Which is larger, pi or e?", [constants])
+    assert larger.winner == "pi" and [v[1] for v in larger.values] == [3.141592, 2.718281]
+    # "e" inside "The" or "constants" is no mention of e
+    assert compare("Which is larger, pi or e?", [chunk("x", "Pi", "Pi is 3.14. The other is unknown.")]) is None
+
+
 def test_the_generator_answers_a_comparison_with_the_winner_and_both_sentences():
     answer = ExtractiveGenerator().generate(AnswerRequest("Which band formed earlier, Blur or Oasis?", [OASIS, BLUR],
                                                           "answer"))  # fmt: skip
