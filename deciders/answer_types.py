@@ -158,6 +158,8 @@ _DEFAULT_VALUE = re.compile(
     r"\s+by\s+default\b",
     re.I,
 )
+_KEYWORD_DEFAULT = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)=(?P<value>'[^']*'|\"[^\"]*\"|[^\s,()=]+)")
+"""A keyword parameter's default in a signature: ``lru_cache(maxsize=128, typed=False)``."""
 _MEASURES: list[tuple[Literal["quantity", "number"], re.Pattern]] = [
     (
         "quantity",
@@ -236,7 +238,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     """Spans of ``sentence`` of type ``kind``, in order; spans whose terms all appear in
     ``question`` are left out (the question's own words are not its answer).
 
-    ``default`` is the value after "default is / defaults to" (or before "by default"), kept
+    ``default`` is the value after "default is / defaults to" (or before "by default"), or a
+    signature's default of a parameter the question names (``maxsize=128``), kept
     only when it is the measure the question asks for (:func:`default_measure`);
     ``yes_no`` gives "No" when a negation cue negates one of the question's terms in the
     sentence (:func:`negated`) and "Yes" otherwise; names (person, place, organisation) are
@@ -245,6 +248,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     asked = term_set(question)
     if kind == "default":
         found = [m["value"] or m["comma"] or m["before"] for m in _DEFAULT_VALUE.finditer(sentence)]
+        found += [m["value"] for m in _KEYWORD_DEFAULT.finditer(sentence) if term_set(m["name"]) <= asked]
         if measure := default_measure(question):
             found = [value for value in found if _measure_of(value, measure, question)]
     elif kind == "yes_no":

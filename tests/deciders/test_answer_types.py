@@ -52,6 +52,13 @@ def test_default_value_after_default_is_or_before_by_default():
     assert spans("Sets the port number.", "default") == []  # no stated default: no span
 
 
+def test_a_signature_gives_the_default_of_the_parameter_the_question_names():
+    signature = "lru_cache(maxsize=128, typed=False) Least-recently-used cache decorator."
+    assert spans(signature, "default", "What is the default maxsize of functools.lru_cache?") == ["128"]
+    assert spans(signature, "default", "Does lru_cache default to typed?") == ["False"]
+    assert spans(signature, "default", "What is the default size of the cache?") == []  # no parameter named
+
+
 def test_a_default_asked_as_a_measure_must_be_one():
     """'0.9' is checkpoint_completion_target's default, not the time between checkpoints; 'on'
     is no number of bytes (pgdocs pg-010, pg-023)."""
