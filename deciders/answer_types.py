@@ -248,7 +248,9 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     asked = term_set(question)
     if kind == "default":
         found = [m["value"] or m["comma"] or m["before"] for m in _DEFAULT_VALUE.finditer(sentence)]
-        found += [m["value"] for m in _KEYWORD_DEFAULT.finditer(sentence) if term_set(m["name"]) <= asked]
+        if ">>>" not in sentence:  # an example call (">>> json.dumps(x, indent=4)") sets, not defaults
+            named = [m for m in _KEYWORD_DEFAULT.finditer(sentence) if term_set(m["name"]) <= asked - {"default"}]
+            found += [m["value"] for m in named if term_set(m["name"])]
         if measure := default_measure(question):
             found = [value for value in found if _measure_of(value, measure, question)]
     elif kind == "yes_no":

@@ -57,6 +57,10 @@ def test_a_signature_gives_the_default_of_the_parameter_the_question_names():
     assert spans(signature, "default", "What is the default maxsize of functools.lru_cache?") == ["128"]
     assert spans(signature, "default", "Does lru_cache default to typed?") == ["False"]
     assert spans(signature, "default", "What is the default size of the cache?") == []  # no parameter named
+    example = ">>> print(json.dumps({'4': 5}, sort_keys=True, indent=4))"
+    assert spans(example, "default", "What is the default indent of json.dumps?") == []  # a call, not a default
+    hook = "json.JSONEncoder(default=encode_complex)"
+    assert spans(hook, "default", "What is the default indent of json.dumps?") == []  # "default" names no parameter
 
 
 def test_a_default_asked_as_a_measure_must_be_one():
