@@ -13,7 +13,7 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from core.tuning import TUNING, Tuning
-from deciders.lexicon import BOTH, CHOICE, CLAUSES, MODEL_FREE, SPLIT_CUE
+from deciders.lexicon import BOTH, CHOICE, CLAUSES, MODEL_FREE
 from deciders.llm import LLMDecider, brief
 from prompts import decomposer as prompts
 
@@ -91,14 +91,12 @@ class DecomposeOut(BaseModel):
 class LLMDecomposer(LLMDecider):
     """Asks the model for 2–4 sub-questions; a reply that is not JSON, or has 1 or more than
     ``max_sub_questions`` sub-questions, falls back to :class:`RuleDecomposer` (and says so).
-    A question without a conjunction or choice word (:data:`deciders.lexicon.SPLIT_CUE`) is not
-    sent: decomposition is on by default, and most questions have nothing to split."""
+    (The graph asks only about questions with a conjunction or choice word:
+    :func:`graph.policy.could_split`.)"""
 
     fallback = RuleDecomposer
 
     def decompose(self, question: str) -> Decomposition:
-        if not SPLIT_CUE.search(question):
-            return Decomposition([], "no conjunction or comparison to split on", self.name)
         user = prompts.USER.format(question=question)
         out, note = self.ask(DecomposeOut, prompts.SYSTEM, user)
         subs = [q.strip() for q in out.sub_questions if q.strip()] if out else []

@@ -24,6 +24,7 @@ from langgraph.types import Send
 
 from core.text import normalise_query
 from core.tuning import TUNING, Tuning
+from deciders.lexicon import SPLIT_CUE
 from graph.context import RunContext
 from graph.evidence import EvidenceChunk
 from graph.state import AgentState, StopReason
@@ -107,10 +108,17 @@ STOP_RULES = {"grade": stop_after_grade, "reformulate": stop_after_reformulate}
 # -- edges ---------------------------------------------------------------------------------
 
 
+def could_split(state: AgentState) -> bool:
+    """Whether the turn's question has a conjunction or choice word ("or", "and", "both", …:
+    :data:`deciders.lexicon.SPLIT_CUE`): without one there is nothing to decompose, and the
+    ``decompose`` step (a graph step, maybe a model call) is skipped."""
+    return bool(SPLIT_CUE.search(state.get("standalone_question") or ""))
+
+
 def first_search(ctx: RunContext, split: bool = True) -> FirstSearch:
-    """The node that starts retrieval: ``decompose`` with the ``decompose`` switch (unless the
-    question was already split, ``split=False``), ``expand_query`` with an ``expansion``
-    strategy, else ``retrieve``."""
+    """The node that starts retrieval: ``decompose`` with the ``decompose`` switch when the
+    question could split (``split``: :func:`could_split`, false once it was split),
+    ``expand_query`` with an ``expansion`` strategy, else ``retrieve``."""
     if split and ctx.decompose:
         return "decompose"
     return "retrieve" if ctx.expansion == "none" else "expand_query"
@@ -122,12 +130,12 @@ def after_route(state: AgentState) -> Literal["review_route", "decompose", "expa
     ctx = recorded(state)
     if ctx.review_route:
         return "review_route"
-    return "generate" if state.get("route") == "direct" else first_search(ctx)
+    return "generate" if state.get("route") == "direct" else first_search(ctx, could_split(state))
 
 
 def after_review_route(state: AgentState) -> Literal["decompose", "expand_query", "retrieve", "generate"]:
     """Down the approved or overridden route."""
-    return "generate" if state.get("route") == "direct" else first_search(recorded(state))
+    return "generate" if state.get("route") == "direct" else first_search(recorded(state), could_split(state))
 
 
 def after_decompose(state: AgentState) -> list[Send] | Literal["expand_query", "retrieve"]:

@@ -45,7 +45,9 @@ def test_a_split_question_naming_what_no_document_holds_abstains_as_a_whole(hotp
 def test_question_that_does_not_split_takes_the_ordinary_path(hotpot_dev):
     result = hotpot_dev.ask("When was Donnie Smith born?", context=RunContext(deciders="rules", decompose=True))
     assert result["trace"][0]["query_by"] == "question"
-    assert any(n.startswith("decompose (rules): no conjunction") for n in result["notes"])
+    assert not any(n.startswith("decompose") for n in result["notes"])  # no "or"/"and": no decompose step
+    compound = hotpot_dev.ask("When was Donnie Smith born and raised?", context=RunContext(deciders="rules"))
+    assert any(n.startswith("decompose (rules): no conjunction") for n in compound["notes"])
 
 
 def test_llm_decomposer_and_its_fallback(make_app):

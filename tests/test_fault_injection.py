@@ -26,7 +26,7 @@ QUESTION = json.loads((DATA / "hotpotqa_smoke_10.jsonl").read_text().splitlines(
 """A question whose model-free run passes every node of the retrieval loop (a link hop and a
 reformulated search before it answers)."""
 SETTINGS = ["--deciders", "rules", "--max-retries", "2", "--max-evidence", "6", "--source", "*hotpotqa*"]
-NODES = ["route", "decompose", "retrieve", "grade", "follow_links", "reformulate", "generate", "check_grounding"]
+NODES = ["route", "retrieve", "grade", "follow_links", "reformulate", "generate", "check_grounding"]
 
 LAUNCHER = """
 import os, signal, sys

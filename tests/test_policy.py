@@ -47,6 +47,10 @@ def test_nothing_left_to_search_after_a_sufficient_graph_hop_answers():
 
 def test_first_search_and_the_edges_read_the_recorded_run_settings():
     assert policy.first_search(RunContext()) == "decompose"  # on by default
+    choice = {"route": "retrieve", "standalone_question": "Which is older, Blur or Oasis?", "run_context": {}}
+    assert policy.after_route(choice) == "decompose"
+    plain = {**choice, "standalone_question": "When was Blur formed?"}
+    assert policy.after_route(plain) == "retrieve"  # nothing to split: no decompose step, no model call
     assert policy.first_search(RunContext(decompose=False)) == "retrieve"
     assert policy.first_search(RunContext(decompose=True, expansion="hyde")) == "decompose"
     assert policy.first_search(RunContext(decompose=True, expansion="hyde"), split=False) == "expand_query"

@@ -124,7 +124,7 @@ def test_history_and_replay_with_edited_state(hotpot_app):
     context = RunContext(deciders="rules", max_retries=1)
     done = hotpot_app.ask(UNANSWERABLE, context=context)
     rows = hotpot_app.history(done["thread_id"])
-    assert [r["node"] for r in rows[:5]] == ["input", "__start__", "route", "decompose", "retrieve"]
+    assert [r["node"] for r in rows[:4]] == ["input", "__start__", "route", "retrieve"]
     assert rows[-1]["node"] == "check_grounding" and rows[-1]["next"] == []
     assert rows[-1]["stop_reason"] == done["stop_reason"]
     before_retrieve = next(r for r in rows if r["next"] == ["retrieve"])

@@ -133,7 +133,7 @@ def test_served_graph_streams_hops_and_the_final_answer_once(server_url):
     messages = [e.data[0] for e in events if e.event == "messages"]
     assert [m["content"] for m in messages if m["type"] != "human"] == [final]
     updated = [next(iter(e.data)) for e in events if e.event == "updates"]
-    assert updated[:4] == ["route", "decompose", "retrieve", "grade"] and updated[-1] == "check_grounding"
+    assert updated[:3] == ["route", "retrieve", "grade"] and updated[-1] == "check_grounding"
 
 
 def test_env_file_fills_unset_variables_only(tmp_path, monkeypatch):

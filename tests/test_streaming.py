@@ -49,7 +49,7 @@ def test_messages_stream_carries_only_the_final_answer_and_custom_one_event_per_
     assert hops[0]["query"] == DONNIE and hops[0]["new"] == len(hops[0]["chunk_ids"]) > 0
     assert hops[1]["verdicts"] and hops[1]["sufficient"] is True
     updated = [next(iter(data)) for mode, data in events if mode == "updates"]
-    assert updated[:4] == ["route", "decompose", "retrieve", "grade"] and updated.count("retrieve") == 1
+    assert updated[:3] == ["route", "retrieve", "grade"] and updated.count("retrieve") == 1
 
 
 def test_ask_stream_prints_each_hop_then_the_answer(data_dir):

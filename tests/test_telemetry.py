@@ -106,7 +106,6 @@ def test_a_two_hop_question_is_one_trace_with_a_span_per_node_search_and_model_c
     nodes = children(root)
     assert [s.name for s in nodes] == [
         "route",
-        "decompose",
         "retrieve",
         "grade",
         "follow_links",
@@ -115,12 +114,12 @@ def test_a_two_hop_question_is_one_trace_with_a_span_per_node_search_and_model_c
         "grade",
         "generate",
         "check_grounding",
-    ]  # fmt: skip (nothing to split: no model call; the first hop links to nothing new: the entity-query hop next)
+    ]  # fmt: skip (the smoke set's first hop links to nothing new: the entity-query hop comes next)
     assert nodes[0].attributes["agentic_rag.route"] == "retrieve"
     hop_events = [e for s in nodes for e in s.events if e.name == "agentic_rag.hop"]
     assert any("verdicts" in e.attributes for e in hop_events)  # per-chunk grader verdicts recorded
 
-    searches = children(nodes[2], "execute_tool search")
+    searches = children(nodes[1], "execute_tool search")
     assert len(searches) == 1 and searches[0].attributes["gen_ai.tool.name"] == "search"
     (retrieval,) = children(searches[0], "retrieval ")
     assert retrieval.name == "retrieval hotpot_smoke"
@@ -129,8 +128,8 @@ def test_a_two_hop_question_is_one_trace_with_a_span_per_node_search_and_model_c
     assert retrieval.attributes["gen_ai.retrieval.query.text"] == QUESTION
     documents = json.loads(retrieval.attributes["gen_ai.retrieval.documents"])
     assert [d["id"] for d in documents] == result["trace"][0]["chunk_ids"] and all("score" in d for d in documents)
-    assert [s.name for s in children(nodes[4], "execute_tool")] == ["execute_tool graph_hop"]
-    (second,) = children(children(nodes[6], "execute_tool search")[0], "retrieval ")
+    assert [s.name for s in children(nodes[3], "execute_tool")] == ["execute_tool graph_hop"]
+    (second,) = children(children(nodes[5], "execute_tool search")[0], "retrieval ")
     assert second.attributes["gen_ai.retrieval.query.text"] == "Donnie Smith league"
 
     inference = [s for s in finished if s.attributes.get("gen_ai.operation.name") == "chat"]

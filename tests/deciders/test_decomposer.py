@@ -45,13 +45,6 @@ def test_llm_decomposer_splits_as_the_model_says():
     assert (nothing.sub_questions, nothing.reason, nothing.note) == ([], "the model found nothing to split", None)
 
 
-def test_llm_decomposer_asks_no_model_when_nothing_could_split():
-    model = scripted(decompose='{"sub_questions": ["When was Neil Peart born?", "Where?"]}')
-    result = LLMDecomposer(model).decompose("When was Neil Peart born?")
-    assert (result.sub_questions, result.reason) == ([], "no conjunction or comparison to split on")
-    assert model.calls.get("decompose", 0) == 0
-
-
 @pytest.mark.parametrize(
     ("reply", "note"),
     [
