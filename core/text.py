@@ -64,11 +64,16 @@ def coverage(question_terms: frozenset[str], text: str) -> float:
 
 
 _LIST_ITEM = re.compile(r"^[-*•]\s+")
+_GRID_BORDER = re.compile(r"\+[-=+:]{3,}\+")
+"""A border line of a plain-text grid table (``+------+-----+``, reStructuredText's and
+pydoc's): it separates rows."""
+_GRID_ROW = re.compile(r"^\|(.*)\|$")
 
 
 def sentences(text: str) -> list[str]:
     """Sentences of ``text``: paragraphs (blank-line separated), Markdown headings and list items
-    (a definition list's term and its description: ``- work_mem (integer)``) are segmented
+    (a definition list's term and its description: ``- work_mem (integer)``) and the rows of a
+    plain-text grid table (its cells' lines joined, borders and ``|`` dropped) are segmented
     separately, hard line wraps joined, heading and item marks dropped, blanks dropped. Cached:
     a chunk is segmented once per process."""
     return list(_sentences(text))
@@ -77,9 +82,16 @@ def sentences(text: str) -> list[str]:
 @lru_cache(maxsize=4096)
 def _sentences(text: str) -> tuple[str, ...]:
     blocks: list[list[str]] = [[]]
+    grid: set[int] = set()  # blocks that are rows of a grid table (opened by a border line)
     for line in text.splitlines():
         stripped = line.strip()
-        if stripped.startswith("#"):
+        grid_row = _GRID_ROW.match(stripped) if len(blocks) - 1 in grid else None
+        if _GRID_BORDER.fullmatch(stripped):  # a grid table's row ends (and the next may start)
+            grid.add(len(blocks))
+            blocks.append([])
+        elif grid_row:  # a line of the row's cells: their text, without the column rules
+            blocks[-1].append(" ".join(grid_row.group(1).replace("|", " ").split()))
+        elif stripped.startswith("#"):
             blocks += [[stripped.lstrip("#").strip()], []]
         elif _LIST_ITEM.match(stripped):
             blocks += [[_LIST_ITEM.sub("", stripped)]]

@@ -13,6 +13,22 @@ def test_list_items_and_headings_are_sentences_of_their_own():
                                "hard wrapped line."]  # fmt: skip
 
 
+def test_a_grid_table_row_is_read_as_its_cells_text():
+    table = (
+        "+------+--------------------------------------+\n"
+        "| 'n'  | Number. Like 'g', except that it     |\n"
+        "|      | uses the current locale setting.     |\n"
+        "+------+--------------------------------------+\n"
+        "| None | Same as 'g'.                         |\n"
+        "+------+--------------------------------------+\n\n"
+        "| Markdown | rows |"
+    )
+    assert sentences(table) == [
+        "'n'", "Number.", "Like 'g', except that it uses the current locale setting.", "None Same as 'g'.",
+        "| Markdown | rows |",  # a Markdown table row is left as it is
+    ]  # fmt: skip
+
+
 def test_a_heading_is_short_and_unpunctuated():
     assert is_heading("work_mem (integer)") and is_heading("Lock Management")
     assert not is_heading("The default is 4MB.") and not is_heading("one two three four five six seven eight nine")
