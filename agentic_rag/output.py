@@ -122,7 +122,9 @@ def verdict(result: dict) -> str:
     confidence = result["confidence"]
     sure = confidence >= TUNING.confidence_trust
     if result.get("abstained"):
-        return "the documents most likely do not say" if sure else "the documents may still say it: check the closest passages"
+        if sure:
+            return "the documents most likely do not say"
+        return "the documents may still say it: check the closest passages"
     if sure:
         return "trust it"
     return "check the sources" if confidence >= 0.5 else "more often wrong than right at this level: check the sources"
