@@ -13,7 +13,7 @@ the conditional edges of :mod:`graph.policy`.
                               └─────────────────────────────────────┘
 
 with three optional human reviews (interrupts, off by default): ``review_route`` after route,
-``review_stop`` before a caveat answer, ``review_answer`` after generate (see
+``review_stop`` before answering a search that stopped short, ``review_answer`` after generate (see
 :mod:`graph.interrupts`). The node functions are passed in (:func:`nodes.make_nodes` builds
 them), so this layer knows the topology and the policy, not how a node does its work.
 """

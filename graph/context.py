@@ -67,7 +67,7 @@ class RunContext:
     """Interrupt after routing so a human can approve or override the route."""
     review_stop: bool = False
     """Interrupt when the loop stops without enough evidence so a human can supply a query (one
-    more hop), accept the caveat answer, or stop."""
+    more hop), accept the answer from what was found, or stop."""
     review_answer: bool = False
     """Interrupt before returning an answer so a human can approve it, edit it, or drop evidence
     chunks and have it regenerated."""

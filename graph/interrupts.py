@@ -9,7 +9,7 @@ reviewer sees is a ``RouteReview``, ``StopReview`` or ``AnswerReview`` (below), 
   ``{"action": "override", "route": "retrieve" | "direct"}``.
 * ``review_stop`` — the loop stopped without enough evidence (retries spent, no progress,
   repeated query, time limit). Accepts ``{"action": "query", "query": "…"}`` (one more hop, at
-  most ``MAX_HUMAN_HOPS`` per question), ``"accept"`` (answer in caveat mode) or ``"stop"``.
+  most ``MAX_HUMAN_HOPS`` per question), ``"accept"`` (answer from what was found) or ``"stop"``.
 * ``review_answer`` — a draft answer is ready. Accepts ``"approve"``,
   ``{"action": "edit", "answer": "…"}`` or ``{"action": "drop", "chunk_ids": ["…"]}`` (regenerate
   without those chunks).
@@ -75,7 +75,7 @@ class AnswerReview(TypedDict):
 
 
 ROUTE_ACCEPTS = '"approve" or {"action": "override", "route": "retrieve" | "direct"}'
-STOP_ACCEPTS = '{"action": "query", "query": "<new search>"}, "accept" (caveat answer) or "stop"'
+STOP_ACCEPTS = '{"action": "query", "query": "<new search>"}, "accept" (answer from what was found) or "stop"'
 ANSWER_ACCEPTS = '"approve", {"action": "edit", "answer": "<text>"} or {"action": "drop", "chunk_ids": ["<id>", ...]}'
 
 

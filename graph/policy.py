@@ -30,7 +30,9 @@ from graph.evidence import EvidenceChunk
 from graph.state import AgentState, StopReason
 
 ANSWER_STOPS = {"sufficient_evidence", "evidence_budget", "single_retrieval"}
-"""Stops after which the generator answers; after the others it answers in caveat mode."""
+"""Stops that judged the evidence enough. After the others (the search ran out: retries, a
+repeated query, no progress, the time limit) the generator still answers when one evidence
+sentence supports an answer, with a lower confidence ceiling; the stop review comes first."""
 MAX_HUMAN_HOPS = 2
 """Extra hops a reviewer may grant per question at the stop review."""
 
@@ -173,7 +175,7 @@ def after_reformulate(state: AgentState) -> Literal["retrieve", "review_stop", "
 
 
 def after_review_stop(state: AgentState) -> Literal["retrieve", "generate", "__end__"]:
-    """One more hop with the reviewer's query, the caveat answer, or the end."""
+    """One more hop with the reviewer's query, the answer from what was found, or the end."""
     reviewed = state.get("reviewed")
     if reviewed == "stopped":
         return END
@@ -211,15 +213,19 @@ def wants_stop_review(state: AgentState) -> bool:
 
 def generation_plan(state: AgentState, tuning: Tuning = TUNING) -> tuple[str, list[EvidenceChunk]]:
     """(mode, evidence) for the generator: ``direct`` for small talk; ``answer`` from the kept
-    evidence after an answering stop; otherwise ``caveat`` with the evidence, or when none was
-    kept, the best ``tuning.caveat_shown`` chunks of the last hop. Either way without the chunks a
-    newer version supersedes (``superseded_by``; listed in ``conflicts``): never quoted or cited."""
+    evidence, whatever stopped the search — the generator answers only from a sentence that
+    supports an answer, else abstains (a search that ran out often holds the answer all the
+    same: "clock_timestamp() returns the actual current time …" for a paraphrased question
+    whose terms the evidence never all covered); ``caveat`` with the best
+    ``tuning.caveat_shown`` chunks of the last hop when no evidence was kept. Either way without
+    the chunks a newer version supersedes (``superseded_by``; listed in ``conflicts``): never
+    quoted or cited."""
     if state.get("route") == "direct":
         return "direct", []
     current = [c for c in state.get("evidence") or [] if not c.get("superseded_by")]
-    if state.get("stop_reason") in ANSWER_STOPS and current:
+    if current:
         return "answer", current
-    return "caveat", current or list(state.get("chunks", [])[: tuning.caveat_shown])
+    return "caveat", list(state.get("chunks", [])[: tuning.caveat_shown])
 
 
 def answer_confidence(state: AgentState, cited: list, checked: int, unsupported: int, tuning: Tuning = TUNING) -> float:

@@ -10,7 +10,7 @@ from deciders.answer_types import expected_type
 from deciders.generator import AnswerRequest
 from deciders.router import subject_of
 from graph.context import RunContext
-from graph.policy import generation_plan
+from graph.policy import ANSWER_STOPS, generation_plan
 from graph.services import GraphServices
 from graph.state import AgentState, Citation
 from nodes.step import node, with_note
@@ -73,7 +73,7 @@ def make_node(services: GraphServices):
         }
         if state.get("route") == "direct":  # final: no grounding check follows (see check_grounding)
             update["messages"] = [answer_message({**state, **update})]
-        if mode == "answer" and answer.abstained:
+        if mode == "answer" and answer.abstained and state.get("stop_reason") in ANSWER_STOPS:
             update["stop_reason"] = "answer_not_found"
             update["notes"] = [
                 f"generate: the search stopped on {state.get('stop_reason')}, but no evidence sentence answers "

@@ -1,5 +1,5 @@
 """Review a stop without enough evidence (optional interrupt): a human supplies a better query
-for one more hop, accepts the caveat answer, or stops."""
+for one more hop, accepts the answer from what was found, or stops."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def review_stop(state: AgentState) -> dict:
     reviewer is asked again); an accepted query runs one more hop, counted in ``human_hops``
     (the policy routes on ``reviewed``: :func:`graph.policy.after_review_stop`)."""
     tried = state.get("tried_queries", [])
-    _, shown = generation_plan(state)  # what a caveat answer would show
+    _, shown = generation_plan(state)  # the evidence the answer would come from
     payload = StopReview(
         kind="stop",
         question=state["question"],

@@ -21,7 +21,7 @@ def hotpot_dev(data_dir):
     app.close()
 
 
-def test_decomposed_question_is_searched_in_parallel_and_answered_part_by_part(hotpot_dev):
+def test_decomposed_question_is_searched_in_parallel_and_answered_as_a_whole(hotpot_dev):
     question = "Which is older, Donnie Smith or Kareem Smith?"
     result = hotpot_dev.ask(question, context=RunContext(deciders="rules", decompose=True, max_retries=0))
     first = result["trace"][0]
@@ -30,9 +30,10 @@ def test_decomposed_question_is_searched_in_parallel_and_answered_part_by_part(h
     state = hotpot_dev.graph.get_state({"configurable": {"thread_id": result["thread_id"]}}).values
     assert {c["sub_question"] for c in state["chunks"]} == {0, 1}  # both searches reached the merge
     assert [c["sub_question"] for c in state["chunks"][:2]] == [0, 1]  # interleaved: each one's best first
-    lines = [line for line in result["answer"].splitlines() if line.startswith("(")]
-    assert [line[:4] for line in lines] == ["(1) ", "(2) "]
     assert all(c["sub_question"] in (0, 1) for c in state["evidence"])
+    # each option's own search found its page: born 1990 and 1985, so the whole question is answered
+    assert result["short_answer"] == "Kareem Smith" and not result["abstained"]
+    assert "1990" in result["answer"] and "1985" in result["answer"]
 
 
 def test_a_split_question_naming_what_no_document_holds_abstains_as_a_whole(hotpot_dev):
@@ -71,12 +72,3 @@ def test_llm_decomposer_and_its_fallback(make_app):
         result = app.ask("Which is older, Blur or Oasis?", context=context)
         assert result["trace"][0]["query"] == "Blur: which is older? | Oasis: which is older?", bad
         assert any("rule-based split instead" in n for n in result["notes"]), bad
-
-
-def test_a_part_is_answered_only_by_evidence_about_its_own_subject(hotpot_dev):
-    question = "Are Donnie Smith and Kareem Smith both footballers?"
-    result = hotpot_dev.ask(question, context=RunContext(deciders="rules", decompose=True, max_retries=0))
-    lines = [line for line in result["answer"].splitlines() if line.startswith("(")]
-    assert lines[0].startswith("(1) Are Donnie Smith footballers?") and "Donnie" in lines[0].split("?", 1)[1]
-    # "footballer" is said only of Kareem Smith, and of him only in his own page
-    assert lines[1].startswith("(2) Are Kareem Smith footballers? Kareem Smith (born January 18, 1985")

@@ -146,6 +146,14 @@ def test_sub_questions_are_answered_part_by_part_or_said_unanswered():
     assert strict.cited == [] and strict.text.count(NO_ANSWER) == 3  # the whole and both parts
 
 
+def test_a_part_is_answered_only_by_evidence_about_its_own_subject():
+    subs = ["Are Donnie Smith soccer players?", "Are Radiohead soccer players?"]
+    answer = ExtractiveGenerator().generate(AnswerRequest("both", [DONNIE], "answer", sub_questions=subs))
+    lines = answer.text.splitlines()
+    assert lines[1] == "(1) Are Donnie Smith soccer players? He is an American soccer player. [1]"
+    assert lines[2] == f"(2) Are Radiohead soccer players? {NO_ANSWER} answer this part."  # not Donnie's page
+
+
 def test_llm_generator_reads_its_citation_marks():
     model = scripted(generate=answer_reply("Major League Soccer [2][1][2][7].", "Major League Soccer"))
     answer = LLMGenerator(model).generate(
