@@ -147,7 +147,9 @@ class Tuning:
     confidence_partial: float = 0.6
     """Ceiling after a stop on the evidence budget or a single retrieval (adaptive routing)."""
     confidence_caveat: float = 0.2
-    """Ceiling of a caveat answer (every other stop)."""
+    """Ceiling of an answer after every other stop (the search ran out of retries, progress or
+    time): the generator found a supporting sentence, but the search never judged the evidence
+    enough."""
     extractive_over_model: float = 0.75
     """Support (0–1, :attr:`deciders.generator.Answer.support`) at and above which the extractive
     answer is kept when a model's short answer disagrees with it: small local models pick a
