@@ -4,8 +4,9 @@ The options are the names on either side of the question's last "or"; the direct
 its comparison word (older, earlier, first → the smallest date; younger, later → the largest;
 more, larger, longer → the largest number; fewer, smaller, shorter → the smallest). For each
 option, the first evidence sentence that names it as a whole word (in the sentence or its
-chunk's title) and holds a date (or number) — after the option's mention when the sentence names
-it — gives its value; the winner is named when every option has one.
+chunk's title) and holds a date (or number) gives its value — the first after the option's
+mention, or in the option's own page (its title names it) the sentence's first; the winner is
+named when every option has one.
 Extracting typed values per entity and comparing them is the comparison step of
 answer-type QA pipelines (Moldovan et al. 2000).
 """
@@ -50,8 +51,9 @@ def options(question: str) -> list[str]:
 
 
 def _whole_word(text: str) -> re.Pattern:
-    """``text`` as a whole word or phrase, case-insensitively."""
-    return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)", re.IGNORECASE)
+    """``text`` as a whole word or phrase, case-insensitively, and not the start of a longer name
+    ("Richard Llewellyn" is not in "Richard Llewellyn Williams", another man)."""
+    return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)(?!\s+(?-i:[A-Z]))", re.IGNORECASE)
 
 
 def _value(sentence: str, dates: bool) -> float | None:
@@ -89,9 +91,13 @@ def compare(question: str, evidence: Sequence[HopChunk]) -> Comparison | None:
             in_title = bool(named.search(chunk["title"]))
             for sentence in sentences(chunk["text"]):
                 mention = named.search(sentence)
-                # the value after the option's own mention: "pi = 3.14…, e = 2.71…" gives e 2.71
-                text = sentence[mention.end() :] if mention else sentence
-                value = _value(text, dates) if mention or in_title else None
+                if not (mention or in_title):
+                    continue
+                # the value after the option's own mention ("pi = 3.14…, e = 2.71…" gives e 2.71); in
+                # its own page, else the sentence's ("Richard … Lloyd (8 December 1906 – …), known as
+                # Richard Llewellyn"), not in another's ("A Letter to Elia is a 2010 film … Elia Kazan")
+                after = _value(sentence[mention.end() :], dates) if mention else None
+                value = after if after is not None or not in_title else _value(sentence, dates)
                 if value is not None:
                     found = (choice, value, sentence, chunk)
                     break

@@ -15,6 +15,9 @@ BLUR = chunk("blur", "Blur (band)", "Blur are an English rock band. They formed 
 OASIS = chunk("oasis", "Oasis (band)", "Oasis were an English rock band. The band formed in Manchester in 1991.")
 
 
+PEARS = chunk("p", "Iain Pears", "Iain George Pears (born 1 January 1955) is an English novelist.")
+
+
 def test_options_with_or_without_the_comma():
     assert options("Which is older, Blur or Oasis?") == ["Blur", "Oasis"]
     assert options("Which band formed first Blur or Oasis?") == ["Blur", "Oasis"]
@@ -33,6 +36,16 @@ def test_each_option_takes_the_value_after_its_own_mention_as_a_whole_word():
     constants = chunk("math", "math — Mathematical functions", "The constants are pi = 3.141592 and e = 2.718281.")
     larger = compare("Which is larger, pi or e?", [constants])
     assert larger.winner == "pi" and [v[1] for v in larger.values] == [3.141592, 2.718281]
+    namesake = chunk("w", "Richard Llewellyn Williams", "Richard Llewellyn Williams (born 1929) was a cartoonist.")
+    novelist = chunk("l", "Richard Llewellyn", "Richard Dafydd Vivian Llewellyn Lloyd (1906 – 1983), known by his "
+                     "pen name Richard Llewellyn, was a novelist.")  # fmt: skip
+    first = compare("Who was born first, Iain Pears or Richard Llewellyn?", [namesake, novelist, PEARS])
+    assert [v[1] for v in first.values] == [1955.0, 1906.0]  # not the namesake's 1929
+    assert first.winner == "Richard Llewellyn"
+    letter = chunk("d", "A Letter to Elia", "A Letter to Elia is a 2010 film about the director Elia Kazan.")
+    kazan = chunk("k", "Elia Kazan", "Elia Kazan (September 7, 1909 – September 28, 2003) was a director.")
+    older = compare("Who was born first, Elia Kazan or Iain Pears?", [letter, kazan, PEARS])
+    assert [v[1] for v in older.values] == [1909.0, 1955.0]  # not the 2010 of a film about him
     # "e" inside "The" or "constants" is no mention of e
     assert compare("Which is larger, pi or e?", [chunk("x", "Pi", "Pi is 3.14. The other is unknown.")]) is None
 
