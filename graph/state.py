@@ -186,8 +186,8 @@ class AgentState(TypedDict, total=False):
     citations: list[Citation]
     grounding: dict
     """The last grounding check: ``status`` (``grounded``, ``regenerate``: the draft goes back to
-    the generator once, ``unsupported``: still ungrounded after that, ``unchecked``: caveat
-    answer), ``checked`` (claims), ``decider``."""
+    the generator once, ``unsupported``: still ungrounded after that, ``unchecked``: a caveat or
+    abstention), ``checked`` (claims), ``decider``."""
     unsupported_claims: list[str]
     confidence: float | None
     """Confidence that the answer (or the abstention) is right, 0–1, calibrated (see

@@ -17,7 +17,8 @@ from nodes.step import node
 def make_node(services: GraphServices):
     @node
     def check_grounding(state: AgentState, ctx: RunContext) -> dict:
-        """Check an ``answer``-mode draft (caveat answers are not checked) and set
+        """Check an ``answer``-mode draft (caveats and abstentions, which quote the closest
+        passages and claim nothing, are not checked) and set
         ``grounding`` (``status``: ``grounded``, ``regenerate``, ``unsupported`` or
         ``unchecked``), ``unsupported_claims`` and ``confidence``; a kept draft is added to
         ``messages`` (a rejected one never is)."""
@@ -25,7 +26,8 @@ def make_node(services: GraphServices):
         by_id = {c["chunk_id"]: c for c in evidence}
         cited = [(c["mark"], by_id[c["chunk_id"]]) for c in state.get("citations", []) if c["chunk_id"] in by_id]
         retried = state.get("grounding", {}).get("status") == "regenerate"
-        grounding = services.deciders(ctx).grounder.check(state.get("answer", ""), cited) if mode == "answer" else None
+        claims = mode == "answer" and not state.get("abstained")
+        grounding = services.deciders(ctx).grounder.check(state.get("answer", ""), cited) if claims else None
         update: dict = {}
         notes = []
         if grounding is None:

@@ -68,6 +68,8 @@ def test_confidence_is_the_calibrated_raw_confidence_of_an_answer_or_an_abstenti
     assert answered["stop_reason"] == "sufficient_evidence" and answered["unsupported_claims"] == []
     assert not answered["abstained"] and answered["short_answer"] == "Major League Soccer"
     assert caveat["abstained"] and caveat["short_answer"] is None
+    # an abstention quotes the closest passages and claims nothing: no grounding check, no regeneration
+    assert caveat["unsupported_claims"] == [] and not any(n.startswith("check_grounding") for n in caveat["notes"])
     for result, group in ((answered, "other"), (caveat, "abstention")):  # "Which league …?" names no type
         assert 0 <= result["raw_confidence"] <= 1
         assert result["confidence"] == calibrate(result["raw_confidence"], group)
