@@ -204,6 +204,11 @@ class ExtractiveGenerator:
             if verdict is not None:
                 return compared(verdict, weights)
         ranked = rank_candidates(question, kind, evidence, weights, self.tuning, request.avoid, self.embeddings)
+        if kind == "yes_no":  # about named code, the best sentence that names it ("VACUUM FULL requires …")
+            naming = [
+                c for c in ranked if not yes_no.unnamed(question, f"{c.chunk['title']} {with_context(c)}", weights)
+            ]
+            ranked = naming or ranked
         chosen = self.select(ranked, kind, weights)
         chain = classify_complexity(question)[0] == "multi"
         support = blended_support(chosen, weights, self.tuning)

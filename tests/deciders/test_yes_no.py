@@ -70,6 +70,16 @@ def test_a_yes_or_no_about_code_needs_a_sentence_naming_it():
     assert answer.abstained and answer.short_answer is None and "CONNECT BY" in answer.text
 
 
+def test_a_yes_or_no_about_code_is_answered_from_the_best_sentence_that_names_it():
+    weights = {"vacuum": 3.5, "full": 3.3, "lock": 2.4, "tabl": 0.9, "exclus": 3.8}
+    plain = chunk("p", "VACUUM", "Plain VACUUM takes no exclusive lock on the table, unlike the FULL form.")
+    full = chunk("f", "Routine Vacuuming", "VACUUM FULL requires an ACCESS EXCLUSIVE lock on the table.")
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("Does VACUUM FULL lock the table exclusively?", [plain, full], "answer", term_weights=weights)
+    )
+    assert answer.short_answer == "Yes" and answer.cited == [(1, "f")]  # not "no passage says it of VACUUM FULL"
+
+
 def test_an_unmentioned_predicate_is_no_no_for_a_subject_without_its_own_entry():
     vacuum = chunk("v", "Routine Vacuuming", "VACUUM FULL rewrites the table and blocks other operations.")
     locks = chunk("l", "Explicit Locking", "Acquired by CLUSTER and VACUUM FULL.")
