@@ -14,7 +14,7 @@ from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.telemetry_export import configure_telemetry
-from core.text import identifiers, terms
+from core.text import CODE_SHAPE, identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.llm import CallLimits
@@ -138,6 +138,14 @@ class Services:
     def absent_terms(self, question: str) -> list[str]:
         """The question's identifiers (:func:`core.text.identifiers`) that no chunk contains."""
         return self.store.lexical.absent(identifiers(question))
+
+    def rare_names(self, question: str, absent: list[str]) -> list[str]:
+        """The question's code-like identifiers (CamelCase, all-caps, snake_case or dotted:
+        ``MySQL``) that some chunk, but at most ``tuning.rare_name_chunks`` chunks, hold; the
+        ``absent`` ones (no chunk) are left out."""
+        names = [n for n in identifiers(question) if n not in absent and CODE_SHAPE.search(n)]
+        found = self.store.lexical.literal_df(names, cap=self.tuning.rare_name_chunks)
+        return [name for name, df in found.items() if df <= self.tuning.rare_name_chunks]
 
     def term_weights(self, question: str, absent: list[str] | None = None) -> tuple[dict[str, float], list[str]]:
         """IDF weight of each content term of ``question`` (:func:`core.text.terms`) over the

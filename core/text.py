@@ -137,6 +137,11 @@ _IDENTIFIER = re.compile(
 )
 
 
+CODE_SHAPE = re.compile(r"[_.]|[a-z][A-Z]|^[A-Z0-9]{2,}$")
+"""An identifier spelled as code — snake_case, dotted, CamelCase or all-caps (``MySQL``,
+``AUTO_INCREMENT``) — not a capitalised word of prose."""
+
+
 def identifiers(text: str) -> list[str]:
     """Words of ``text`` that name something exactly: a name with its version (``PostgreSQL
     17``), dotted (``pg_stat_statements.max``),

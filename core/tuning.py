@@ -123,6 +123,11 @@ class Tuning:
     """Ranking penalty per place of the sentence's chunk in the evidence order."""
     part_coverage: float = 0.5
     """Least share of a sub-question's terms an evidence sentence must hold to answer that part."""
+    rare_name_chunks: int = 2
+    """A code-like name of the question (``MySQL``, ``AUTO_INCREMENT``) that at most this many
+    chunks hold is mentioned only in passing: an answer must come from a chunk that holds it
+    ("What is MySQL's default port?" is not answered from PGPORT's entry). Every answerable
+    pgdocs question's names are in 4 or more chunks; MySQL is in 1."""
     yes_no_share: float = 0.5
     """Least IDF-weighted share of a two-subject yes/no question's predicate ("both types of
     shrub": type, shrub) a subject's sentence must hold to affirm it (:mod:`deciders.yes_no`)."""

@@ -84,6 +84,9 @@ class AnswerRequest:
     every term weighs the same."""
     absent_terms: Sequence[str] = ()
     """The question's identifiers that no document contains (named in an abstention)."""
+    rare_names: Sequence[str] = ()
+    """The question's code-like names that only a few chunks hold (``MySQL`` in the PostgreSQL
+    manual): an answer must come from a chunk holding them."""
     sub_questions: Sequence[str] = ()
     """For a decomposed question (evidence chunks carry ``sub_question``, an index into these):
     the answer says which sub-question answered which part, and which part stayed unanswered."""
@@ -109,7 +112,8 @@ class ExtractiveGenerator:
     sentences adding question terms it lacks, each followed by its citation mark ``[n]``; the
     short answer is the typed span of the best sentence. Abstains — says the documents do not
     answer, and shows the closest passages — when the question names something no document
-    contains (``absent_terms``), or no sentence holding such a span supports at least
+    contains (``absent_terms``) or names only in passing elsewhere than the answer's chunks
+    (``rare_names``), or no sentence holding such a span supports at least
     ``min_answer_support`` of the question — for a single-hop question the best sentence alone
     (one fact is stated in one place: two half-matching sentences from different chunks are no
     answer), for a chain the chosen sentences together."""
@@ -221,6 +225,10 @@ class ExtractiveGenerator:
             if (kind == "yes_no" and chosen)
             else []
         )
+        # a name the documents mention only in passing is a thing they are not about ("What is
+        # MySQL's default port?"), unless the answer comes from where they mention it
+        held = " ".join(f"{c.chunk['title']} {c.chunk['text']}" for c in chosen).lower()
+        missing += [name for name in request.rare_names if name.lower() not in held]
         if mode == "answer" and answerable and not missing and chosen and alone >= self.tuning.min_answer_support:
             text, cited = cite(chosen)
             # a chain's answer is at its end: "the drummer of the band that released X" is named

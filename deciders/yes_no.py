@@ -21,13 +21,12 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from core.text import identifiers, names, sentences, strip_qualifier, term_set, terms
+from core.text import CODE_SHAPE, identifiers, names, sentences, strip_qualifier, term_set, terms
 from deciders.answer_types import negated
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison
 
 _CAPS_PHRASE = re.compile(r"\b[A-Z][A-Z0-9_]+(?:\s+[A-Z][A-Z0-9_]+)+\b")
-_CODE_SHAPE = re.compile(r"[_.]|[a-z][A-Z]|^[A-Z0-9]{2,}$")
 RARE_IDF = 3.0
 """Least IDF (over the collection) of a code-like name's terms for a yes/no answer to have to
 name it: about 1 chunk in 20 or fewer (``PostgreSQL`` in its own manual is no such name)."""
@@ -47,7 +46,7 @@ def unnamed(question: str, text: str, weights: Mapping[str, float]) -> list[str]
     words = [
         i
         for i in identifiers(question)
-        if _CODE_SHAPE.search(i)
+        if CODE_SHAPE.search(i)
         and not any(i in p for p in phrases)
         and (found := terms(i))
         and all(weights.get(t, 0.0) >= RARE_IDF for t in found)

@@ -214,7 +214,10 @@ class EvalRun:
         chunks = self.app.services.search(item.question, self.config.k)
         generator = self.app.services.deciders(self.contexts["standard"]).generator
         weights, absent = self.app.services.term_weights(item.question)
-        request = AnswerRequest(item.question, chunks, "answer", term_weights=weights, absent_terms=absent)
+        rare = self.app.services.rare_names(item.question, absent)
+        request = AnswerRequest(
+            item.question, chunks, "answer", term_weights=weights, absent_terms=absent, rare_names=rare
+        )
         answer = RunnableLambda(lambda _: generator.generate(request)).invoke(None, config={"callbacks": [cost]})
         ids = [c["chunk_id"] for c in chunks]
         by_id = {c["chunk_id"]: c for c in chunks}

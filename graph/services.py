@@ -42,6 +42,10 @@ class GraphServices(Protocol):
         """The question's identifiers (setting, product, function names) that no chunk contains."""
         ...
 
+    def rare_names(self, question: str, absent: list[str]) -> list[str]:
+        """The question's code-like names (``MySQL``) that only a few chunks hold (not ``absent``)."""
+        ...
+
     def term_weights(self, question: str, absent: list[str] | None = None) -> tuple[dict[str, float], list[str]]:
         """IDF weight (Lucene's idf over the collection) of each content term of ``question``,
         and the question's identifiers that no chunk contains (weighted highest; ``absent``

@@ -48,6 +48,7 @@ def make_node(services: GraphServices):
             sub_questions=state.get("sub_questions", []),
             term_weights=weights,
             absent_terms=absent,
+            rare_names=services.rare_names(question, absent) if mode != "direct" else [],
         )
         answer = services.deciders(ctx).generator.generate(request)
         by_id = {c["chunk_id"]: c for c in evidence}

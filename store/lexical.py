@@ -308,18 +308,23 @@ class LexicalIndex(TableAddon):
                 scores[chunk] = (before[0] + int(opens), before[1] + mentions)
         return sorted(scores, key=lambda cid: (-scores[cid][0], -scores[cid][1], cid))[:k]
 
-    def literal_idf(self, words: Sequence[str]) -> dict[str, float]:
-        """Lucene's idf of each of ``words`` counted as a whole literal word (or dotted name),
+    def literal_df(self, words: Sequence[str], cap: int | None = None) -> dict[str, int]:
+        """How many chunks hold each of ``words`` as a whole literal word (or dotted name),
         case-insensitively — for exact names, which the index splits into common lexemes
-        (``effective_cache_size`` → effect, cach, size). Reads the chunks holding the word's
-        rarest lexeme (see :meth:`_holding`)."""
-        n = self.size()
+        (``effective_cache_size`` → effect, cach, size); counted up to ``cap + 1`` when a cap is
+        given (enough to tell a rare name). Reads the chunks holding the word's rarest lexeme
+        (see :meth:`_holding`)."""
+        limit = "" if cap is None else f" LIMIT {int(cap) + 1}"
         result = {}
         for word in words:
             chunks, params = self._holding(word)
-            df = self._conn.execute(
-                f"SELECT count(*) FROM {chunks} h WHERE (title || ' ' || content) ~* %s",
+            result[word] = self._conn.execute(
+                f"SELECT count(*) FROM (SELECT 1 FROM {chunks} h WHERE (title || ' ' || content) ~* %s{limit}) m",
                 [*params, f"\\m{re.escape(word)}\\M"],
             ).fetchone()[0]
-            result[word] = math.log(1 + (n - df + 0.5) / (df + 0.5))
         return result
+
+    def literal_idf(self, words: Sequence[str]) -> dict[str, float]:
+        """Lucene's idf of each of ``words`` counted as a whole literal word (:meth:`literal_df`)."""
+        n = self.size()
+        return {word: math.log(1 + (n - df + 0.5) / (df + 0.5)) for word, df in self.literal_df(words).items()}

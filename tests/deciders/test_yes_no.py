@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.text import term_set
 from deciders.answer_types import negated, spans
 from deciders.generator import AnswerRequest, ExtractiveGenerator
@@ -68,6 +70,19 @@ def test_a_yes_or_no_about_code_needs_a_sentence_naming_it():
         AnswerRequest("Does PostgreSQL support CONNECT BY?", [ssl], "answer", term_weights=weights)
     )
     assert answer.abstained and answer.short_answer is None and "CONNECT BY" in answer.text
+
+
+def test_a_name_mentioned_only_in_passing_must_be_in_the_answer_chunk():
+    port = chunk("p", "postgres", "The server listens on port 5432 by default.")
+    question = "What is MySQL's default port?"
+    request = AnswerRequest(question, [port], "answer", term_weights={"mysql": 1.0, "default": 1.2, "port": 3.0})
+    assert ExtractiveGenerator().generate(request).short_answer == "5432"  # MySQL in many chunks: not checked
+    rare = ExtractiveGenerator().generate(replace(request, rare_names=["MySQL"]))
+    assert rare.abstained and "MySQL" in rare.text  # MySQL is in 1 chunk, not this one
+    held = chunk("m", "Migrating", "MySQL listens on port 3306 by default.")
+    assert (
+        ExtractiveGenerator().generate(replace(request, evidence=[held], rare_names=["MySQL"])).short_answer == "3306"
+    )
 
 
 def test_a_yes_or_no_about_code_is_answered_from_the_best_sentence_that_names_it():
