@@ -71,6 +71,8 @@ CTRL_C_AT_THE_THIRD_BATCH = """
 import os, signal, sys
 from store.chunks import ChunkStore
 
+signal.signal(signal.SIGINT, signal.default_int_handler)  # a parent that ignores SIGINT passes that on
+
 written, replace_sources = [], ChunkStore.replace_sources
 
 def ctrl_c_at_the_third_batch(self, items, on_progress=None):
