@@ -81,7 +81,10 @@ def latencies(app: App, records: list[dict], k: int) -> dict[str, float]:
         started = time.perf_counter()
         chunks = services.search(question, k)
         weights, absent = services.term_weights(question)
-        generator.generate(AnswerRequest(question, chunks, "answer", term_weights=weights, absent_terms=absent))
+        rare = services.rare_names(question, absent)
+        generator.generate(
+            AnswerRequest(question, chunks, "answer", term_weights=weights, absent_terms=absent, rare_names=rare)
+        )
         single.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
         app.ask(question, context=context)
