@@ -68,12 +68,15 @@ _GRID_BORDER = re.compile(r"\+[-=+:]{3,}\+")
 """A border line of a plain-text grid table (``+------+-----+``, reStructuredText's and
 pydoc's): it separates rows."""
 _GRID_ROW = re.compile(r"^\|(.*)\|$")
+_TABLE_RULE = re.compile(r"[|:\- ]+")
+"""A Markdown table's header rule (``|---|:--|``)."""
 
 
 def sentences(text: str) -> list[str]:
     """Sentences of ``text``: paragraphs (blank-line separated), Markdown headings and list items
-    (a definition list's term and its description: ``- work_mem (integer)``) and the rows of a
-    plain-text grid table (its cells' lines joined, borders and ``|`` dropped) are segmented
+    (a definition list's term and its description: ``- work_mem (integer)``), Markdown table rows
+    and the rows of a plain-text grid table (its cells' lines joined, borders and ``|`` dropped)
+    are segmented
     separately, hard line wraps joined, heading and item marks dropped, blanks dropped. Cached:
     a chunk is segmented once per process."""
     return list(_sentences(text))
@@ -91,6 +94,8 @@ def _sentences(text: str) -> tuple[str, ...]:
             blocks.append([])
         elif grid_row:  # a line of the row's cells: their text, without the column rules
             blocks[-1].append(" ".join(grid_row.group(1).replace("|", " ").split()))
+        elif _GRID_ROW.match(stripped):  # a Markdown table row is a unit of its own ("| port | 5432 |")
+            blocks += [[] if _TABLE_RULE.fullmatch(stripped) else [stripped], []]
         elif stripped.startswith("#"):
             blocks += [[stripped.lstrip("#").strip()], []]
         elif _LIST_ITEM.match(stripped):

@@ -63,7 +63,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
         "quantity",
         re.compile(
             r"\b(how (?:much|long|large|big|wide|old|far|many (?:bytes|bits|seconds|minutes|hours|days))|"
-            r"how (?:often)|what(?:'s| is) the (?:size|length|limit|maximum|minimum|max|min)|"
+            r"how (?:often)|what(?:'s| is) the (?:size|length|limit|(?:maximum|minimum|max|min)(?! number\b))|"
             r"(?:memory|disk|space|timeout|interval|delay|size) budget)\b",
             re.I,
         ),
@@ -72,7 +72,8 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
         "number",
         re.compile(
             r"\b(how many|what number|which number|what percentage|what port|"
-            r"what (?:is|was|were) the (?:population|number|total|count|percentage|ranking|rank))\b",
+            r"what(?:'s| is| was| were) the (?:(?:maximum|minimum|max|min|largest|smallest) )?"
+            r"(?:population|number|total|count|percentage|ranking|rank))\b",
             re.I,
         ),
     ),
@@ -136,6 +137,9 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
         r"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b)"
     ),
 }
+_COUNTED = re.compile(r"\b(?:number of|how many)\s+(?P<noun>\w+)", re.I)
+"""A count asked for ("the maximum number of columns"): a measure ("8192-byte") is not one."""
+_UNIT_AFTER = re.compile(rf"\s?-?(?P<unit>{_UNIT})(?![\w])", re.I)
 _DURATION_QUESTION = re.compile(
     r"\bhow (?:long (?:does|do|did|will|would|should|has|have|before|until|after)\b|often\b|much time\b)", re.I
 )
@@ -261,6 +265,13 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         found = names(sentence)
     elif kind == "place":
         found = [m.group(0) for m in _FILE.finditer(sentence)] + names(sentence)
+    elif kind == "number" and (counted := _COUNTED.search(question)):  # a count of things, not a measure
+        noun = term_set(counted["noun"])
+        found = [
+            m.group(0)
+            for m in SPAN_PATTERNS["number"].finditer(sentence)
+            if not (unit := _UNIT_AFTER.match(sentence, m.end())) or term_set(unit["unit"]) == noun
+        ]
     elif kind in SPAN_PATTERNS:
         found = [m.group(0) for m in SPAN_PATTERNS[kind].finditer(sentence)]
         if kind == "quantity":

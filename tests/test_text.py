@@ -29,6 +29,12 @@ def test_a_grid_table_row_is_read_as_its_cells_text():
     ]  # fmt: skip
 
 
+def test_a_markdown_table_row_is_a_sentence_of_its_own():
+    text = "| Item | Limit |\n|---|---|\n| columns per table | 1,600 |\nThe number of columns is further reduced."
+    assert sentences(text) == ["| Item | Limit |", "| columns per table | 1,600 |",
+                               "The number of columns is further reduced."]  # fmt: skip
+
+
 def test_a_heading_is_short_and_unpunctuated():
     assert is_heading("work_mem (integer)") and is_heading("Lock Management")
     assert not is_heading("The default is 4MB.") and not is_heading("one two three four five six seven eight nine")

@@ -52,6 +52,15 @@ def test_default_value_after_default_is_or_before_by_default():
     assert spans("Sets the port number.", "default") == []  # no stated default: no span
 
 
+def test_a_count_asked_for_is_not_a_measure():
+    question = "What is the maximum number of columns a table can have?"
+    assert expected_type(question) == "number"  # not a quantity: "maximum" counts here
+    note = "The maximum number of columns is further reduced as the tuple must fit in a single 8192-byte page."
+    assert spans(note, "number", question) == []  # bytes are no count of columns
+    assert spans("A table can have at most 1,600 columns.", "number", question) == ["1,600"]
+    assert spans("It ran for 10 years.", "number", "How many years did it run?") == ["10"]
+
+
 def test_a_signature_gives_the_default_of_the_parameter_the_question_names():
     signature = "lru_cache(maxsize=128, typed=False) Least-recently-used cache decorator."
     assert spans(signature, "default", "What is the default maxsize of functools.lru_cache?") == ["128"]
