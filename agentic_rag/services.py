@@ -3,7 +3,6 @@ the embedding and chat models, the reranker and the deciders, opened lazily from
 
 from __future__ import annotations
 
-import math
 import re
 from functools import cached_property
 from typing import Any
@@ -19,6 +18,7 @@ from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.llm import CallLimits
 from graph.context import RunContext
+from graph.services import QuestionTerms
 from providers.chat import load_chat_model, start_local_model
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from providers.local_llm import LocalServer
@@ -26,6 +26,7 @@ from providers.reranker import CrossEncoderReranker, load_reranker
 from store.chunks import Chunk, ChunkStore
 from store.embedded import embedded_postgres_url
 from store.filters import ChunkFilter
+from store.lexical import lucene_idf
 from store.mentions import Link
 
 FROM_SETTINGS: Any = object()
@@ -139,33 +140,31 @@ class Services:
         """The question's identifiers (:func:`core.text.identifiers`) that no chunk contains."""
         return self.store.lexical.absent(identifiers(question))
 
-    def rare_names(self, question: str, absent: list[str]) -> list[str]:
-        """The question's code-like identifiers (CamelCase, all-caps, snake_case or dotted:
-        ``MySQL``) that some chunk, but at most ``tuning.rare_name_chunks`` chunks, hold; the
-        ``absent`` ones (no chunk) are left out."""
-        names = [n for n in identifiers(question) if n not in absent and CODE_SHAPE.search(n)]
-        found = self.store.lexical.literal_df(names, cap=self.tuning.rare_name_chunks)
-        return [name for name, df in found.items() if df <= self.tuning.rare_name_chunks]
+    def question_terms(self, question: str, absent: list[str] | None = None) -> QuestionTerms:
+        """What the collection says of ``question``'s words (see :class:`graph.services.QuestionTerms`).
 
-    def term_weights(self, question: str, absent: list[str] | None = None) -> tuple[dict[str, float], list[str]]:
-        """IDF weight of each content term of ``question`` (:func:`core.text.terms`) over the
-        collection, and the question's identifiers (:func:`core.text.identifiers`) that no
-        chunk contains (``absent`` when already known). An exact name (``work_mem``) weighs its
-        own idf as a literal word, not its parts'; an absent identifier weighs the most a term
-        can (df 0)."""
+        Each content term (:func:`core.text.terms`) weighs its IDF; an exact name (``work_mem``)
+        its own idf as a literal word, not its parts'; an identifier
+        (:func:`core.text.identifiers`) no chunk contains (``absent``, when already known) the
+        most a term can (df 0). The code-like identifiers (CamelCase, all-caps, snake_case or
+        dotted: ``MySQL``) that some chunk, but at most ``tuning.rare_name_chunks`` chunks, hold
+        are its rare names. Each name's literal chunk count is read once.
+        """
         lexical = self.store.lexical
         words = list(dict.fromkeys(re.findall(r"\w+", question)))
-        names = identifiers(question)
         absent = self.absent_terms(question) if absent is None else absent
-        exact = lexical.literal_idf([n for n in names if "_" in n and n not in absent])
-        idf = {**lexical.idf(words), **exact}
-        highest = math.log(1 + (lexical.size() + 0.5) / 0.5)
+        present = [n for n in identifiers(question) if n not in absent]
+        cap = self.tuning.rare_name_chunks
+        exact = lexical.literal_df([n for n in present if "_" in n])  # their idf needs the whole count
+        df = {**exact, **lexical.literal_df([n for n in present if n not in exact and CODE_SHAPE.search(n)], cap)}
+        n = lexical.size()
+        idf = {**lexical.idf(words), **{name: lucene_idf(n, count) for name, count in exact.items()}}
         weights: dict[str, float] = {}
         for word in words:
-            weight = highest if word in absent else idf.get(word, 0.0)
+            weight = lucene_idf(n, 0) if word in absent else idf.get(word, 0.0)
             for term in terms(word) if weight else ():
                 weights[term] = max(weight, weights.get(term, 0.0))
-        return weights, absent
+        return QuestionTerms(weights, absent, [name for name, count in df.items() if count <= cap])
 
     def describe_source(self, chunk: Chunk) -> str:
         return chunk["source"]

@@ -80,11 +80,11 @@ def latencies(app: App, records: list[dict], k: int) -> dict[str, float]:
         question = record["question"]
         started = time.perf_counter()
         chunks = services.search(question, k)
-        weights, absent = services.term_weights(question)
-        rare = services.rare_names(question, absent)
+        known = services.question_terms(question)
         generator.generate(
-            AnswerRequest(question, chunks, "answer", term_weights=weights, absent_terms=absent, rare_names=rare)
-        )
+            AnswerRequest(question, chunks, "answer", term_weights=known.weights, absent_terms=known.absent,
+                          rare_names=known.rare_names)
+        )  # fmt: skip
         single.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
         app.ask(question, context=context)

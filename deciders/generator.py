@@ -208,10 +208,13 @@ class ExtractiveGenerator:
             if verdict is not None:
                 return compared(verdict, weights)
         ranked = rank_candidates(question, kind, evidence, weights, self.tuning, request.avoid, self.embeddings)
-        if kind == "yes_no":  # about named code, the best sentence that names it ("VACUUM FULL requires …")
-            naming = [
-                c for c in ranked if not yes_no.unnamed(question, f"{c.chunk['title']} {with_context(c)}", weights)
-            ]
+        # a yes or no about named code needs a sentence naming it ("CONNECT BY", not "connections"):
+        # the best that does ("VACUUM FULL requires …"), else none
+        missing: list[str] = []
+        if kind == "yes_no":
+            gaps = [yes_no.unnamed(question, f"{c.chunk['title']} {with_context(c)}", weights) for c in ranked]
+            naming = [c for c, gap in zip(ranked, gaps, strict=True) if not gap]
+            missing = [] if naming or not gaps else gaps[0]
             ranked = naming or ranked
         chosen = self.select(ranked, kind, weights)
         chain = classify_complexity(question)[0] == "multi"
@@ -219,16 +222,11 @@ class ExtractiveGenerator:
         # one fact is stated in one sentence: a single-hop answer's best sentence must support it alone
         alone = support if chain else blended_support(chosen[:1], weights, self.tuning)
         answerable = not request.absent_terms  # a question about a thing no document names
-        # a yes or no about named code needs a sentence naming it ("CONNECT BY", not "connections")
-        missing = (
-            yes_no.unnamed(question, f"{chosen[0].chunk['title']} {with_context(chosen[0])}", weights)
-            if (kind == "yes_no" and chosen)
-            else []
-        )
         # a name the documents mention only in passing is a thing they are not about ("What is
         # MySQL's default port?"), unless the answer comes from where they mention it
-        held = " ".join(f"{c.chunk['title']} {c.chunk['text']}" for c in chosen).lower()
-        missing += [name for name in request.rare_names if name.lower() not in held]
+        if request.rare_names:
+            held = " ".join(f"{c.chunk['title']} {c.chunk['text']}" for c in chosen).lower()
+            missing += [name for name in request.rare_names if name.lower() not in held]
         if mode == "answer" and answerable and not missing and chosen and alone >= self.tuning.min_answer_support:
             text, cited = cite(chosen)
             # a chain's answer is at its end: "the drummer of the band that released X" is named

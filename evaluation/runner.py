@@ -213,11 +213,11 @@ class EvalRun:
         started = time.perf_counter()
         chunks = self.app.services.search(item.question, self.config.k)
         generator = self.app.services.deciders(self.contexts["standard"]).generator
-        weights, absent = self.app.services.term_weights(item.question)
-        rare = self.app.services.rare_names(item.question, absent)
+        known = self.app.services.question_terms(item.question)
         request = AnswerRequest(
-            item.question, chunks, "answer", term_weights=weights, absent_terms=absent, rare_names=rare
-        )
+            item.question, chunks, "answer", term_weights=known.weights, absent_terms=known.absent,
+            rare_names=known.rare_names,
+        )  # fmt: skip
         answer = RunnableLambda(lambda _: generator.generate(request)).invoke(None, config={"callbacks": [cost]})
         ids = [c["chunk_id"] for c in chunks]
         by_id = {c["chunk_id"]: c for c in chunks}

@@ -3,6 +3,7 @@ tuning. :class:`agentic_rag.app.Services` implements it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from core.tuning import Tuning
@@ -11,6 +12,19 @@ from graph.context import RunContext
 from store.chunks import Chunk
 from store.filters import ChunkFilter
 from store.mentions import Link
+
+
+@dataclass(frozen=True)
+class QuestionTerms:
+    """What the collection says of a question's words (:meth:`GraphServices.question_terms`)."""
+
+    weights: dict[str, float]
+    """IDF (Lucene's, over the collection) of each content term (:func:`core.text.terms` keys);
+    an identifier no chunk holds weighs the most a term can."""
+    absent: list[str]
+    """The question's identifiers (setting, product, function names) that no chunk contains."""
+    rare_names: list[str]
+    """Its code-like identifiers (``MySQL``) that only a few chunks hold."""
 
 
 class GraphServices(Protocol):
@@ -42,14 +56,9 @@ class GraphServices(Protocol):
         """The question's identifiers (setting, product, function names) that no chunk contains."""
         ...
 
-    def rare_names(self, question: str, absent: list[str]) -> list[str]:
-        """The question's code-like names (``MySQL``) that only a few chunks hold (not ``absent``)."""
-        ...
-
-    def term_weights(self, question: str, absent: list[str] | None = None) -> tuple[dict[str, float], list[str]]:
-        """IDF weight (Lucene's idf over the collection) of each content term of ``question``,
-        and the question's identifiers that no chunk contains (weighted highest; ``absent``
-        when already known)."""
+    def question_terms(self, question: str, absent: list[str] | None = None) -> QuestionTerms:
+        """The weights of ``question``'s terms, its identifiers no chunk contains (``absent``
+        when already known) and its code-like names only a few chunks hold."""
         ...
 
     def deciders(self, context: RunContext) -> Deciders:

@@ -11,7 +11,7 @@ from deciders.generator import AnswerRequest
 from deciders.router import subject_of
 from graph.context import RunContext
 from graph.policy import ANSWER_STOPS, generation_plan
-from graph.services import GraphServices
+from graph.services import GraphServices, QuestionTerms
 from graph.state import AgentState, Citation
 from nodes.step import node, with_note
 
@@ -33,12 +33,14 @@ def answer_message(state: AgentState) -> AIMessage:
 def make_node(services: GraphServices):
     @node
     def generate(state: AgentState, ctx: RunContext) -> dict:
-        """Answer from the kept evidence when the loop stopped with enough of it; otherwise say
-        plainly that the documents do not hold the answer and show what was found."""
+        """Answer from the kept evidence when a sentence there supports an answer, whatever
+        stopped the search; otherwise say plainly that the documents do not hold the answer and
+        show what was found."""
         mode, evidence = generation_plan(state, services.tuning)
         regenerating = state.get("grounding", {}).get("status") == "regenerate"
         question = state["standalone_question"]
-        weights, absent = services.term_weights(question, state.get("absent_terms")) if mode != "direct" else ({}, [])
+        nothing = QuestionTerms({}, [], [])  # small talk: no terms looked up
+        known = services.question_terms(question, state.get("absent_terms")) if mode != "direct" else nothing
         request = AnswerRequest(
             question=question,
             evidence=evidence,
@@ -46,9 +48,9 @@ def make_node(services: GraphServices):
             conversation=list(state.get("messages", []))[:-1],
             avoid=state.get("unsupported_claims", []) if regenerating else (),
             sub_questions=state.get("sub_questions", []),
-            term_weights=weights,
-            absent_terms=absent,
-            rare_names=services.rare_names(question, absent) if mode != "direct" else [],
+            term_weights=known.weights,
+            absent_terms=known.absent,
+            rare_names=known.rare_names,
         )
         answer = services.deciders(ctx).generator.generate(request)
         by_id = {c["chunk_id"]: c for c in evidence}

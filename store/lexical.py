@@ -49,6 +49,11 @@ ENTRY_START = "(^|\n)[\\s*•-]*"
 """Where a name opens an entry about it: the start of the chunk or of a line, after list marks."""
 
 
+def lucene_idf(n: int, df: int) -> float:
+    """Lucene's idf, ``ln(1 + (N − df + 0.5) / (df + 0.5))``, of a word ``df`` of ``n`` chunks hold."""
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
 def literal_pattern(word: str) -> str:
     """A PostgreSQL regular expression matching ``word`` as a whole word, its unaccented
     letters also matching their accented forms ("Benitez" finds "Benítez")."""
@@ -323,8 +328,3 @@ class LexicalIndex(TableAddon):
                 [*params, f"\\m{re.escape(word)}\\M"],
             ).fetchone()[0]
         return result
-
-    def literal_idf(self, words: Sequence[str]) -> dict[str, float]:
-        """Lucene's idf of each of ``words`` counted as a whole literal word (:meth:`literal_df`)."""
-        n = self.size()
-        return {word: math.log(1 + (n - df + 0.5) / (df + 0.5)) for word, df in self.literal_df(words).items()}
