@@ -46,6 +46,12 @@ class Tuning:
     """Chunks embedded and written (one ``COPY``, one transaction) per batch when ingesting:
     larger batches amortise the round trips and the BM25 statement; smaller ones show progress
     sooner and hold less in memory."""
+    parse_workers: int = 0
+    """Worker processes that parse files while the ingest writes (``0``: one per CPU core):
+    reading HTML is most of a manual's ingest time (:mod:`ingest.parallel`)."""
+    parallel_parse_files: int = 32
+    """Fewest changed files an ingest parses in worker processes: starting them costs about a
+    second, more than parsing a few files here."""
     hnsw_min_chunks: int = 10_000
     """Collections from this size get a pgvector HNSW index (built after the load): below it an
     exact scan takes a few milliseconds and is exact."""

@@ -229,6 +229,39 @@ def _read_qa_jsonl(raw: str) -> list[Document]:
     return chunks
 
 
+def _read_bytes(path: Path) -> bytes:
+    """The bytes of a file of a supported type.
+
+    Raises:
+        UnreadableSourceError: unsupported type, or the file cannot be read.
+    """
+    suffix = path.suffix.lower()
+    if suffix not in TEXT_SUFFIXES:
+        raise UnreadableSourceError(f"unsupported file type '{suffix}'")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise UnreadableSourceError(exc.strerror or str(exc)) from exc
+
+
+def _identity(path: Path, raw_bytes: bytes, chunk_size: int, chunk_overlap: int) -> tuple[str, str]:
+    reader = f"|{HTML_READER}" if path.suffix.lower() in (".html", ".htm") else ""
+    digest = hashlib.sha256(raw_bytes + f"|{chunk_size}|{chunk_overlap}{reader}".encode()).hexdigest()
+    return str(path.resolve()), digest
+
+
+def source_identity(path: Path, chunk_size: int, chunk_overlap: int) -> tuple[str, str]:
+    """``(key, content hash)`` of a file, as :func:`load_file` records them, without parsing it:
+    the key is its resolved absolute path, the hash a SHA-256 of its bytes and the reading
+    settings (chunk size and overlap, the HTML reader's version). An unchanged file is thus
+    skipped before it is read.
+
+    Raises:
+        UnreadableSourceError: unsupported type, or the file cannot be read.
+    """
+    return _identity(path, _read_bytes(path), chunk_size, chunk_overlap)
+
+
 def load_file(path: Path, chunk_size: int, chunk_overlap: int) -> Source:
     """Read and chunk one file.
 
@@ -241,15 +274,8 @@ def load_file(path: Path, chunk_size: int, chunk_overlap: int) -> Source:
         UnreadableSourceError: unsupported, undecodable, corrupt or empty file.
     """
     suffix = path.suffix.lower()
-    if suffix not in TEXT_SUFFIXES:
-        raise UnreadableSourceError(f"unsupported file type '{suffix}'")
-    try:
-        raw_bytes = path.read_bytes()
-    except OSError as exc:
-        raise UnreadableSourceError(exc.strerror or str(exc)) from exc
-    reader = f"|{HTML_READER}" if suffix in (".html", ".htm") else ""
-    digest = hashlib.sha256(raw_bytes + f"|{chunk_size}|{chunk_overlap}{reader}".encode()).hexdigest()
-    key = str(path.resolve())
+    raw_bytes = _read_bytes(path)
+    key, digest = _identity(path, raw_bytes, chunk_size, chunk_overlap)
     if suffix == ".pdf":
         text, title = _read_pdf(path)
         return Source(key, digest, split_text(text, title, suffix, chunk_size, chunk_overlap))

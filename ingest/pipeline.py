@@ -21,8 +21,9 @@ from ingest.loaders import (
     Source,
     UnreadableSourceError,
     iter_files,
-    load_file,
+    source_identity,
 )
+from ingest.parallel import load_files
 from store.chunks import ChunkStore, SourceChunks
 from store.mentions import GraphUpdate
 
@@ -85,15 +86,22 @@ class SourceBatcher:
         self.start_size = store.lexical.size()
         self.written = 0
 
+    def skip_unchanged(self, key: str, content_hash: str) -> bool:
+        """Whether source ``key`` is recorded with this content hash and is not among
+        ``unbacked`` (:meth:`store.catalog.Catalog.unbacked`: its chunks are missing); such a
+        source is counted ``unchanged`` and needs no writing."""
+        if self.store.catalog.source_hash(key) != content_hash or key in self.unbacked:
+            return False
+        self.report.files += 1
+        self.report.unchanged += 1
+        return True
+
     def add(self, source: Source) -> None:
-        """Queue ``source`` unless its recorded content hash is unchanged and it is not among
-        ``unbacked`` (:meth:`store.catalog.Catalog.unbacked`: its chunks are missing); write the
-        queue once it holds a batch."""
+        """Queue ``source`` unless it is unchanged (:meth:`skip_unchanged`; one recorded with
+        its hash but missing chunks is ``repaired``); write the queue once it holds a batch."""
+        if self.skip_unchanged(source.key, source.content_hash):
+            return
         if self.store.catalog.source_hash(source.key) == source.content_hash:
-            if source.key not in self.unbacked:
-                self.report.files += 1
-                self.report.unchanged += 1
-                return
             self.report.repaired += 1
         self.pending.append(source)
         if sum(len(s.chunks) for s in self.pending) >= self.store.tuning.ingest_batch:
@@ -222,18 +230,42 @@ def ingest_files(
     logged = time.monotonic()
     if log:
         log(report.progress_line(0, len(files)))
+
+    def logged_progress(done: int) -> None:
+        nonlocal logged
+        if log and time.monotonic() - logged >= log_every_s:
+            log(report.progress_line(done, len(files)))
+            logged = time.monotonic()
+
     try:
-        for done, path in enumerate(tqdm(files, desc="ingest", unit="file", disable=not progress), 1):
+        changed = []  # unchanged files are recognised by their bytes' hash, without parsing them
+        for path in files:
             try:
-                batcher.add(load_file(path, chunk_size, chunk_overlap))
-            except EmptySourceError:
-                report.empty.append(str(path))
+                if not batcher.skip_unchanged(*source_identity(path, chunk_size, chunk_overlap)):
+                    changed.append(path)
+                    continue
             except UnreadableSourceError as exc:
                 report.skipped.append((str(path), str(exc)))
-            if log and time.monotonic() - logged >= log_every_s:
-                log(report.progress_line(done, len(files)))
-                logged = time.monotonic()
+            logged_progress(report.files + len(report.skipped))
+        many = len(changed) >= store.tuning.parallel_parse_files
+        workers = (store.tuning.parse_workers or os.cpu_count() or 1) if many else 1
+        loaded = load_files(changed, chunk_size, chunk_overlap, workers)
+        bar = tqdm(loaded, total=len(changed), desc="ingest", unit="file", disable=not progress)
+        try:
+            for done, (path, source) in enumerate(zip(changed, bar, strict=True), len(files) - len(changed) + 1):
+                if isinstance(source, EmptySourceError):
+                    report.empty.append(str(path))
+                elif isinstance(source, UnreadableSourceError):
+                    report.skipped.append((str(path), str(source)))
+                else:
+                    batcher.add(source)
+                logged_progress(done)
+        finally:
+            bar.close()
+            loaded.close()  # a Ctrl-C or an error: the files not yet parsed are cancelled
         batcher.flush()
+        order = {str(path): at for at, path in enumerate(files)}
+        report.skipped.sort(key=lambda skipped: order.get(skipped[0], len(order)))  # in the files' order
         if log:  # the last batch is written only now
             log(report.progress_line(len(files), len(files)))
     except KeyboardInterrupt:

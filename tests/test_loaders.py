@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.loaders import UnreadableSourceError, decode_text, detect_qa_format, iter_files, load_file
+from ingest import parallel
+from ingest.loaders import (
+    EmptySourceError,
+    Source,
+    UnreadableSourceError,
+    decode_text,
+    detect_qa_format,
+    iter_files,
+    load_file,
+)
+from ingest.parallel import load_files
 from tests.conftest import read_jsonl
 
 
@@ -136,3 +146,35 @@ def test_qa_format_detection(dataset, fmt):
 )
 def test_short_western_text_is_read_as_windows_1252_not_another_code_page(text):
     assert decode_text(text.encode("cp1252")) == text  # cp1250 and cp1257 fit as well: "crčme"
+
+
+def test_files_parsed_in_worker_processes_come_back_in_order_as_read_here(tmp_path):
+    (tmp_path / "empty.md").write_text("")
+    (tmp_path / "logo.svg").write_text("<svg/>")
+    for i in range(6):
+        page = f"<html><head><title>Note {i}</title></head><body><p>Kea {i}.</p></body></html>"
+        (tmp_path / f"note{i}.html").write_text(page)
+    paths = sorted(tmp_path.iterdir())
+    here = list(load_files(paths, 500, 50, workers=1))
+    workers = list(load_files(paths, 500, 50, workers=2, window=3))
+    assert [type(r) for r in workers] == [type(r) for r in here]
+    assert isinstance(workers[0], EmptySourceError) and isinstance(workers[1], UnreadableSourceError)
+    assert str(workers[1]) == "unsupported file type '.svg'"
+    sources = [r for r in workers if isinstance(r, Source)]
+    assert [s.key for s in sources] == [str(p.resolve()) for p in paths[2:]]
+    assert [[c.page_content for c in s.chunks] for s in sources] == [
+        [c.page_content for c in s.chunks] for s in here if isinstance(s, Source)
+    ]
+    assert sources[0].chunks[0].metadata["title"] == "Note 0"
+
+
+def test_an_unchanged_file_is_not_parsed_again(make_app, tmp_path, monkeypatch):
+    (tmp_path / "kea.md").write_text("# Kea\n\nThe kea is a parrot.\n")
+    (tmp_path / "tui.md").write_text("# Tui\n\nThe tui sings.\n")
+    app = make_app()
+    assert app.ingest([tmp_path]).added == 2
+    (tmp_path / "tui.md").write_text("# Tui\n\nThe tui sings at dawn.\n")
+    parsed = []
+    monkeypatch.setattr(parallel, "load_file", lambda path, *args: parsed.append(path.name) or load_file(path, *args))
+    report = app.ingest([tmp_path])
+    assert parsed == ["tui.md"] and report.unchanged == 1 and report.added == 1

@@ -1,0 +1,69 @@
+"""Reading many files at once: each file parsed and chunked (:func:`ingest.loaders.load_file`) in
+worker processes while the caller embeds and writes the files before it.
+
+Parsing is CPU-bound Python (trafilatura's HTML extraction takes ~10 ms a page), so threads
+would share one core; worker processes (the standard library's ``ProcessPoolExecutor``, started
+with ``spawn``: the caller holds database connections and threads, which a ``fork`` would copy)
+use the others. Results come back in the files' order, at most ``window`` files ahead of the
+caller, so a large folder is never held in memory whole.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from itertools import islice
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from ingest.loaders import Source, UnreadableSourceError, load_file
+
+
+def _load(path: Path, chunk_size: int, chunk_overlap: int) -> Source | UnreadableSourceError:
+    """:func:`load_file`, its reading error returned rather than raised (a worker's result)."""
+    try:
+        return load_file(path, chunk_size, chunk_overlap)
+    except UnreadableSourceError as exc:
+        return exc
+
+
+def load_files(
+    paths: Sequence[Path], chunk_size: int, chunk_overlap: int, workers: int, window: int = 64
+) -> Iterator[Source | UnreadableSourceError]:
+    """Each file's :class:`Source`, or the :class:`UnreadableSourceError` (an
+    ``EmptySourceError`` for an empty file) saying why it could not be read, in ``paths`` order.
+
+    Args:
+        paths: the files to read.
+        chunk_size: target chunk length in characters.
+        chunk_overlap: overlap between consecutive chunks in characters.
+        workers: worker processes; below 2 (or for a single file) the files are read here, one
+            by one.
+        window: most files parsed ahead of the one the caller is at.
+
+    Worker processes ignore Ctrl-C (the caller handles it); closing the iterator early (a
+    ``break``, an exception in the caller) cancels the files not yet started.
+    """
+    if workers < 2 or len(paths) < 2:
+        yield from (_load(path, chunk_size, chunk_overlap) for path in paths)
+        return
+    pool = ProcessPoolExecutor(
+        max_workers=min(workers, len(paths)),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=signal.signal,
+        initargs=(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        pending = iter(paths)
+        ahead: deque[Future] = deque(
+            pool.submit(_load, path, chunk_size, chunk_overlap) for path in islice(pending, window)
+        )
+        while ahead:
+            result = ahead.popleft().result()
+            for path in islice(pending, 1):
+                ahead.append(pool.submit(_load, path, chunk_size, chunk_overlap))
+            yield result
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
