@@ -114,3 +114,39 @@ MARK_RUN = re.compile(r"((?:\s*\[\d+\])+)")
 # -- other words -----------------------------------------------------------------------------------
 QUESTION_WORD = re.compile(r"[\w'-]+")
 """A word of a question, as the reformulator splits it."""
+
+# -- nationality (yes/no: "the same country?", "both American …?") ---------------------------------
+_NATIONS = """
+United States: American, U.S., US, USA, United States, New England, New Mexico |
+United Kingdom: British, English, Scottish, Welsh, UK, U.K., United Kingdom, England, Scotland, Wales |
+Ireland: Irish, Ireland | Canada: Canadian, Canada | Australia: Australian, Australia, New South Wales |
+New Zealand: New Zealander, New Zealand | France: French, France |
+Germany: German, Germany, West German, East German | Italy: Italian, Italy | Spain: Spanish, Spain |
+Portugal: Portuguese, Portugal | Netherlands: Dutch, Netherlands | Belgium: Belgian, Belgium |
+Switzerland: Swiss, Switzerland | Austria: Austrian, Austria | Sweden: Swedish, Sweden |
+Norway: Norwegian, Norway | Denmark: Danish, Denmark | Finland: Finnish, Finland | Iceland: Icelandic, Iceland |
+Poland: Polish, Poland | Czech Republic: Czech, Czechoslovak, Czechoslovakia | Hungary: Hungarian, Hungary |
+Romania: Romanian, Romania | Bulgaria: Bulgarian, Bulgaria | Greece: Greek, Greece | Turkey: Turkish, Turkey |
+Russia: Russian, Russia, Soviet, Soviet Union | Ukraine: Ukrainian, Ukraine |
+Serbia: Serbian, Serbia, Yugoslav, Yugoslavia | Croatia: Croatian, Croatia | Israel: Israeli, Israel |
+Iran: Iranian, Iran, Persian | Egypt: Egyptian, Egypt | Nigeria: Nigerian, Nigeria |
+South Africa: South African, South Africa | India: Indian, India | Pakistan: Pakistani, Pakistan |
+Bangladesh: Bangladeshi, Bangladesh | China: Chinese, China | Taiwan: Taiwanese, Taiwan | Hong Kong: Hong Kong |
+Japan: Japanese, Japan | South Korea: South Korean, Korean, South Korea |
+Philippines: Filipino, Philippine, Philippines | Indonesia: Indonesian, Indonesia | Thailand: Thai, Thailand |
+Vietnam: Vietnamese, Vietnam | Malaysia: Malaysian, Malaysia | Singapore: Singaporean, Singapore |
+Mexico: Mexican, Mexico | Brazil: Brazilian, Brazil | Argentina: Argentine, Argentinian, Argentina |
+Chile: Chilean, Chile | Colombia: Colombian, Colombia | Peru: Peruvian, Peru | Cuba: Cuban, Cuba |
+Venezuela: Venezuelan, Venezuela
+"""
+NATION_OF: dict[str, str] = {
+    name.strip(): country.strip()
+    for entry in " ".join(_NATIONS.split()).split("|")
+    for country, names in [entry.split(":")]
+    for name in names.split(",")
+}
+"""A nationality word or country name (as written: capitalised) → its country."""
+NATION = re.compile(
+    r"(?<![\w.])(" + "|".join(re.escape(n) for n in sorted(NATION_OF, key=len, reverse=True)) + r")(?!\w)"
+)
+"""A nationality word or country name in a sentence, the longest first ("South African", not "African")."""

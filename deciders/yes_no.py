@@ -7,7 +7,9 @@ titled by it and those naming it; the predicate is the question's terms that are
 subjects'. A subject holds the predicate when one of its sentences holds at least
 ``Tuning.yes_no_share`` of the predicate's weight with no negation cue in reach of it; a shared
 value is the name next to the compared noun ("family Cucurbitaceae", "the Araceae family") in each
-subject's sentence. This is the per-entity verification step of answer-type QA pipelines applied
+subject's sentence — for "the same country / nationality?", the country its first nationality
+word or country name says ("an American …", "…, Canada"); "both American …?" is no for a subject
+given another nationality. This is the per-entity verification step of answer-type QA pipelines applied
 to yes/no comparisons (Moldovan et al. 2000), with negation scoped to a few words around the
 predicate as NegEx does (Chapman et al. 2001).
 
@@ -25,6 +27,7 @@ from core.text import CODE_SHAPE, identifiers, names, sentences, strip_qualifier
 from deciders.answer_types import negated
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison
+from deciders.lexicon import NATION, NATION_OF
 
 _CAPS_PHRASE = re.compile(r"\b[A-Z][A-Z0-9_]+(?:\s+[A-Z][A-Z0-9_]+)+\b")
 RARE_IDF = 3.0
@@ -33,6 +36,7 @@ name it: about 1 chunk in 20 or fewer (``PostgreSQL`` in its own manual is no su
 _TWO_SUBJECTS = re.compile(r"^(?:are|were|is|was|did|do|does|have|has|had)\b.+?\band\b", re.I)
 _LEADING = re.compile(r"^(?:(?:are|were|is|was|did|do|does|have|has|had|both|the|a|an)\s+)+", re.I)
 _SAME = re.compile(r"\bsame\s+(?P<noun>[a-z]+)\b", re.I)
+_NATIONAL_NOUNS = frozenset({"country", "nation", "nationality", "citizenship"})
 _NAME_AFTER = re.compile(r"\s+([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)")
 _NAME_BEFORE = re.compile(r"([A-Z][\w-]+(?:\s+[A-Z][\w-]+)*)\s+$")
 
@@ -106,6 +110,16 @@ def _value_near(sentence: str, noun: str) -> str | None:
     return None
 
 
+def _nation(own: Sequence[tuple[str, HopChunk]]) -> tuple[str, str, HopChunk] | None:
+    """(country, sentence, chunk) of the first nationality word or country name ("American",
+    "Canada") in a subject's sentences, in their order (its own entry's first): what "the same
+    country?" compares."""
+    for sentence, chunk in own:
+        if match := NATION.search(sentence):
+            return NATION_OF[match[1]], sentence, chunk
+    return None
+
+
 def check(question: str, evidence: Sequence[HopChunk], weights: Mapping[str, float], share: float) -> Comparison | None:
     """The answer to a two-subject yes/no question: ``Comparison`` with winner "Yes" or "No" and,
     per subject, (subject, 1.0 when it holds the predicate else 0.0, its best sentence, that
@@ -129,11 +143,18 @@ def check(question: str, evidence: Sequence[HopChunk], weights: Mapping[str, flo
     if any(t.isdigit() for t in predicate):  # "more than 15 novels": a count to compare, not a property
         return None
     total = sum(predicate.values())
+    national = bool(same) and same["noun"].lower() in _NATIONAL_NOUNS
+    named = [m for m in NATION.finditer(question) if not any(m[1] in subject for subject in pair)]
+    asked = {NATION_OF[m[1]] for m in named}  # "both American …?"
     values = []
     for subject in pair:
         own = _own_sentences(subject, evidence)
         if not own:
             return None
+        nation = _nation(own) if national or asked else None
+        if national and nation:
+            values.append((subject, *nation))
+            continue
         if same:
             found = [(value, s, c) for s, c in own if (value := _value_near(s, same["noun"]))]
             if not found:
@@ -145,6 +166,8 @@ def check(question: str, evidence: Sequence[HopChunk], weights: Mapping[str, flo
         held = best[0] >= share and not negated(best[1], frozenset(predicate))
         if not held and best[0] < share and not any(is_titled(c, subject) for c in evidence):
             return None  # no page of its own: a predicate only unmentioned is not a No
+        if held and nation and nation[0] not in asked:  # "an Australian documentary" is no American one
+            best, held = (0.0, nation[1], nation[2]), False
         values.append((subject, float(held), best[1], best[2]))
     if same:
         answer = "Yes" if len({v[1].lower() for v in values}) == 1 else "No"

@@ -42,6 +42,29 @@ def test_same_compares_the_names_next_to_the_noun():
     assert check("Are Sutera and Rhodotypos in the same family?", [SUTERA, RHODO], WEIGHTS, 0.5).winner == "No"
 
 
+def test_the_same_country_compares_the_nationality_each_subject_is_given():
+    patience = chunk("p", "Patience Lake", "Patience Lake is a lake in central Saskatchewan, Canada east of Saskatoon.")
+    eastern = chunk("e", "Eastern Lake", "The Eastern Lake is a lake crossing the Canada–US border.")
+    hilbert = chunk("h", "Andy Hilbert", "Andrew John Hilbert is an American former ice hockey forward.")
+    bauer = chunk("b", "Barbara Bauer", "Barbara Bauer lives in the United States.She was born in Germany.")
+    w = {"countri": 1.0, "locat": 1.0}
+    same = check("Are both Patience Lake and Eastern Lake located in the same country?", [patience, eastern], w, 0.5)
+    assert same.winner == "Yes" and all("Canada" in v[2] for v in same.values)
+    assert check("Are Andy Hilbert and Barbara Bauer from the same country?", [hilbert, bauer], w, 0.5).winner == "Yes"
+    assert check("Are Andy Hilbert and Patience Lake in the same country?", [hilbert, patience], w, 0.5).winner == "No"
+
+
+def test_both_of_a_nationality_is_no_for_a_subject_given_another():
+    freak = chunk("f", "Freakonomics", "Freakonomics: The Movie is a 2010 American documentary film.")
+    realm = chunk("r", "In the Realm of the Hackers", "In the Realm of the Hackers is a 2003 Australian documentary.")
+    weights = {"american": 2.0, "documentari": 2.0}
+    question = "Are Freakonomics and In the Realm of the Hackers both American documentaries?"
+    verdict = check(question, [freak, realm], weights, 0.5)
+    assert verdict.winner == "No" and [v[1] for v in verdict.values] == [1.0, 0.0]
+    both = chunk("r", "In the Realm of the Hackers", "In the Realm of the Hackers is a 2003 American documentary.")
+    assert check(question, [freak, both], weights, 0.5).winner == "Yes"
+
+
 def test_a_negation_counts_only_near_the_predicate():
     safe = term_set("Is libpq thread-safe?")
     assert negated("libpq is not thread-safe.", safe)
