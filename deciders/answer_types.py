@@ -138,7 +138,9 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
     ),
 }
 _COUNTED = re.compile(r"\b(?:number of|how many)\s+(?P<noun>\w+)", re.I)
-"""A count asked for ("the maximum number of columns"): a measure ("8192-byte") is not one."""
+"""A count asked for ("the maximum number of columns"): a measure ("8192-byte") is not one, nor
+a year ("in April 2015", "the 2000 census": :data:`_YEAR_BEFORE` ends at it)."""
+_YEAR_BEFORE = re.compile(rf"\b(?:in|since|of|from|until|by|the|{_MONTH}(?:\s+\d{{1,2}},)?)\s+(?:1[6-9]|20)\d\d$", re.I)
 _UNIT_AFTER = re.compile(rf"\s?-?(?P<unit>{_UNIT})(?![\w])", re.I)
 _DURATION_QUESTION = re.compile(
     r"\bhow (?:long (?:does|do|did|will|would|should|has|have|before|until|after)\b|often\b|much time\b)", re.I
@@ -164,20 +166,17 @@ _DEFAULT_VALUE = re.compile(
 )
 _KEYWORD_DEFAULT = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)=(?P<value>'[^']*'|\"[^\"]*\"|[^\s,()=]+)")
 """A keyword parameter's default in a signature: ``lru_cache(maxsize=128, typed=False)``."""
+_QUANTITY_WORDING = re.compile(
+    r"\b(how (?:long|large|big|wide|old|far|often)|how much (?:time|memory|disk|space|storage|ram)|"
+    r"(?:memory|disk|space|timeout|interval|delay|size) budget)\b",
+    re.I,
+)
 _MEASURES: list[tuple[Literal["quantity", "number"], re.Pattern]] = [
-    (
-        "quantity",
-        re.compile(
-            r"\b(how (?:long|large|big|wide|old|far|often)|how much (?:time|memory|disk|space|storage|ram)|"
-            r"(?:memory|disk|space|timeout|interval|delay|size) budget)\b",
-            re.I,
-        ),
-    ),
+    ("quantity", _QUANTITY_WORDING),
     ("number", re.compile(r"\b(how many|what (?:port|number|percentage))\b", re.I)),
 ]
 """Question wordings that ask for a measure, checked in order (see :func:`default_measure`)."""
-_YES = "Yes"
-_NO = "No"
+_YES, _NO = "Yes", "No"
 _NEGATION = re.compile(
     r"^(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|wasn't|weren't|won't|without|neither|nor)$"
 )
@@ -186,7 +185,6 @@ _WORD = re.compile(r"[\w'’-]+|[,;:()]")
 NEGATION_REACH = 4
 """Words before or after a predicate term within which a negation cue negates it (NegEx's
 window, Chapman et al. 2001)."""
-
 
 _DEFINITION = re.compile(r"^(?:who|what)(?:'s|\s+(?:is|was|are|were))\s+(?P<subject>[^?]+?)\s*\??$", re.I)
 """"Who is Donnie Smith?", "What is MVCC?": a definition, not a person or a value."""
@@ -270,7 +268,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         found = [
             m.group(0)
             for m in SPAN_PATTERNS["number"].finditer(sentence)
-            if not (unit := _UNIT_AFTER.match(sentence, m.end())) or term_set(unit["unit"]) == noun
+            if (not (unit := _UNIT_AFTER.match(sentence, m.end())) or term_set(unit["unit"]) == noun)
+            and not _YEAR_BEFORE.search(sentence, 0, m.start() + len(m.group(0).rstrip(",")))
         ]
     elif kind in SPAN_PATTERNS:
         found = [m.group(0) for m in SPAN_PATTERNS[kind].finditer(sentence)]
