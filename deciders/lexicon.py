@@ -150,3 +150,13 @@ NATION = re.compile(
     r"(?<![\w.])(" + "|".join(re.escape(n) for n in sorted(NATION_OF, key=len, reverse=True)) + r")(?!\w)"
 )
 """A nationality word or country name in a sentence, the longest first ("South African", not "African")."""
+
+NOT_A_PERSON = re.compile(
+    r"\b(?:University|College|School|Institute|Laboratory|Center|Centre|Company|Corporation|Inc|Ltd|Fund|"
+    r"Commission|Council|Committee|Union|Organi[sz]ation|Association|Society|Department|Ministry|Party|Church|"
+    r"Cathedral|Museum|Hospital|Bank|Agency|Bureau|Office|Court|Parliament|Congress|Senate|Army|Navy|Force|Town|"
+    r"City|County|State|States|Kingdom|Republic|Empire|Province|River|Lake|Mountain|Island|Islands|Street|Park|"
+    r"Bridge|Station|Airport|Stadium|Hall|Award|Prize|Festival|Records|Studios|Times|News|Press|Trust)\b"
+)
+"""Head words of organisation and place names ("National Physical Laboratory", "IPCC Trust Fund"):
+a "who" question's answer is a person's name before one of these (a gazetteer-style head-word cue)."""

@@ -17,7 +17,7 @@ from core.text import term_set, terms
 from deciders.answer_support import Candidate
 from deciders.answer_types import AnswerType, spans, tidy_span
 from deciders.comparison import options
-from deciders.lexicon import PSQL, WHICH_NOUN
+from deciders.lexicon import NATION, NOT_A_PERSON, PSQL, WHICH_NOUN
 
 _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
 
@@ -100,7 +100,8 @@ def short_answer(
     code-like term the question lacks) — given the question's term ``weights``, the one nearest
     the question's terms (:func:`deciders.answer_types.nearest_first`; ``None`` for a chain's
     last link, which is about the bridge, not the question: sentence order) — preferring one
-    that holds the noun the question asks for ("Which league …?" → "Major League Soccer");
+    that holds the noun the question asks for ("Which league …?" → "Major League Soccer"), and
+    for a person a name without an organisation's or place's head word (``NOT_A_PERSON``);
     ``None`` when there is none."""
     if kind == "definition":  # the sentence is the answer
         return None
@@ -110,6 +111,8 @@ def short_answer(
         found = [f for f in found if term_set(f)]
     if weights is not None:
         found = nearest_first(best.sentence, found, weights)
+    if kind == "person":  # "Donald Davies at the National Physical Laboratory, UK" → Donald Davies
+        found = sorted(found, key=lambda f: bool(NOT_A_PERSON.search(f) or NATION.fullmatch(f)))
     noun = head_noun(question)  # "which league …" → a name holding "league": "Major League Soccer"
     named = [f for f in found if noun and noun in term_set(f)]
     # "what pathway …" → the sentence's phrase naming a pathway: "RNA interference pathway"

@@ -47,6 +47,23 @@ def test_extractive_answer_is_the_best_supported_sentence_with_its_mark():
     assert answer.short_answer == "Major League Soccer" and not answer.abstained and answer.support == 0.8
 
 
+def test_who_is_answered_with_a_persons_name_not_an_institutions():
+    lab = chunk(
+        "npl",
+        "Packet switching",
+        "Starting in 1965, Donald Davies at the National Physical Laboratory, UK, developed it.",
+    )
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("Who developed packet switching at a laboratory?", [lab], "answer")
+    )
+    assert answer.short_answer == "Donald Davies"
+    usa = chunk("usa", "Imperialism", "It has been argued by Mao Zedong that the Soviet Union had become imperialist.")
+    argued = ExtractiveGenerator().generate(
+        AnswerRequest("Who argued the Soviet Union was imperialist?", [usa], "answer")
+    )
+    assert argued.short_answer == "Mao Zedong"
+
+
 def test_a_second_sentence_only_when_it_adds_question_terms():
     question = "Who joined the Revolution and plays in Major League Soccer?"
     answer = ExtractiveGenerator().generate(AnswerRequest(question, [DONNIE, REVS], "answer"))
