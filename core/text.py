@@ -167,3 +167,21 @@ def normalise_query(query: str) -> str:
     """Normal form used to detect a repeated query: lower case, punctuation and extra spaces
     removed, stop words dropped, terms stemmed and sorted."""
     return " ".join(sorted(set(terms(query)))) or " ".join(query.lower().split())
+
+
+def tidy_span(span: str) -> str:
+    """``span`` without edge punctuation, its parentheses balanced ("four megabytes (4MB"
+    → "four megabytes (4MB)", "(4MB)" → "4MB"), a phrase said twice in a row once (a heading run
+    into its first sentence: "DROP DATABASE DROP DATABASE" → "DROP DATABASE")."""
+    words = span.split()
+    if len(words) % 2 == 0 and words and words[: len(words) // 2] == words[len(words) // 2 :]:
+        span = " ".join(words[: len(words) // 2])
+    span = span.strip(" ,:;\"'“”‘’")
+    if span.startswith("(") and span.endswith(")"):
+        span = span[1:-1]
+    span = span.strip(" ,:;")
+    if span.count("(") > span.count(")"):
+        span += ")"
+    elif span.count(")") > span.count("("):
+        span = span.rstrip(")")
+    return span

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from core.text import STOPWORDS, names, term_set, terms
+from core.text import STOPWORDS, names, term_set, terms, tidy_span
 
 AnswerType = Literal[
     "yes_no",
@@ -329,21 +329,3 @@ def _measure_of(value: str, measure: Literal["quantity", "number"], question: st
     if _DURATION_QUESTION.search(question):
         return any(_TIME.search(q) for q in quantities)
     return bool(quantities)
-
-
-def tidy_span(span: str) -> str:
-    """``span`` without edge punctuation, its parentheses balanced ("four megabytes (4MB"
-    → "four megabytes (4MB)", "(4MB)" → "4MB"), a phrase said twice in a row once (a heading run
-    into its first sentence: "DROP DATABASE DROP DATABASE" → "DROP DATABASE")."""
-    words = span.split()
-    if len(words) % 2 == 0 and words and words[: len(words) // 2] == words[len(words) // 2 :]:
-        span = " ".join(words[: len(words) // 2])
-    span = span.strip(" ,:;\"'“”‘’")
-    if span.startswith("(") and span.endswith(")"):
-        span = span[1:-1]
-    span = span.strip(" ,:;")
-    if span.count("(") > span.count(")"):
-        span += ")"
-    elif span.count(")") > span.count("("):
-        span = span.rstrip(")")
-    return span

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from core.text import term_set, terms
+from core.text import term_set, terms, tidy_span
 from deciders.answer_support import Candidate
-from deciders.answer_types import AnswerType, spans, tidy_span
+from deciders.answer_types import AnswerType, spans
 from deciders.comparison import options
 from deciders.lexicon import NATION, NOT_A_PERSON, PSQL, WHICH_NOUN
 
