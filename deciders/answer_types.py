@@ -14,6 +14,7 @@ import re
 from typing import Literal
 
 from core.text import STOPWORDS, names, term_set, terms, tidy_span
+from deciders.lexicon import NATION, NATION_OF
 
 AnswerType = Literal[
     "yes_no",
@@ -24,6 +25,7 @@ AnswerType = Literal[
     "person",
     "place",
     "organisation",
+    "nationality",
     "command",
     "definition",
     "other",
@@ -84,6 +86,10 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
             r"what(?:'s| is) the (?:latest|earliest) year|birth ?day|birth ?date|date of (?:birth|death))\b",
             re.I,
         ),
+    ),
+    (
+        "nationality",
+        re.compile(r"\b(?:nationality|citizenship)\b|\bwhat citizen\b|\b(?:which|what) country\b.*\bfrom\b", re.I),
     ),
     (
         "person",
@@ -213,7 +219,7 @@ def expected_type(question: str) -> AnswerType:
 
 _FAMILY: dict[str, str] = {
     "default": "value", "quantity": "value", "number": "value", "yes_no": "yes_no",
-    "person": "name", "place": "name", "organisation": "name", "date": "name", "command": "name",
+    "person": "name", "place": "name", "organisation": "name", "date": "name", "command": "name", "nationality": "name",
 }  # fmt: skip
 
 
@@ -261,6 +267,9 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         found = [name for name in names(sentence) if not name.isupper()]
     elif kind == "organisation":
         found = names(sentence)
+    elif kind == "nationality":  # "an American politician": American; "which country … from?": United States
+        country = re.search(r"\bcountry\b", question, re.I)
+        found = [NATION_OF[m[1]] if country else m[1] for m in NATION.finditer(sentence)]
     elif kind == "place":
         found = [m.group(0) for m in _FILE.finditer(sentence)] + names(sentence)
     elif kind == "number" and (counted := _COUNTED.search(question)):  # a count of things, not a measure

@@ -38,6 +38,9 @@ from deciders.short_answer import head_noun, nearest_first, noun_phrase
         ("Is the server or the client older?", "other"),  # a choice, not a yes/no
         ("What does a bare char column hold?", "other"),
         ("What is the default of work_mem?", "default"),
+        ("What is William Rankine's nationality?", "nationality"),
+        ("Which country the director of film The White Countess is from?", "nationality"),
+        ("Are Paul Curtin and Robert Mcfarlane of the same nationality?", "yes_no"),
     ],
 )
 def test_expected_type_from_the_question_wording(question, kind):
@@ -210,3 +213,13 @@ def test_times_of_day_and_centuries_are_dates():
         "10:30 a.m",
         "19th century",
     ]
+
+
+def test_a_nationality_is_a_nationality_word_and_a_country_asked_for_a_country_name():
+    sentence = "Adlai Stevenson was an American politician, born in the U.S. to Scottish parents."
+    assert spans(sentence, "nationality", "What nationality was Adlai Stevenson?") == ["American", "U.S.", "Scottish"]
+    assert spans(sentence, "nationality", "Which country is Adlai Stevenson from?") == [
+        "United States",
+        "United Kingdom",
+    ]
+    assert spans("The Canadian actor, a Scot", "nationality", "What nationality is the Canadian actor?") == []
