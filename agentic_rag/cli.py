@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
@@ -29,6 +30,7 @@ from agentic_rag.options import (
     field_values,
     open_app,
     parse_answer,
+    require_database,
     resume_command,
     settings_from,
     split_fields,
@@ -167,7 +169,9 @@ def ask(
     )
     validate_question(question, context.max_question_chars)  # before a thread id is printed
     given, thread = bool(thread), thread or uuid.uuid4().hex
-    with open_app(thread_settings(data_dir, collection, embedding, thread if given else None)) as application:
+    settings = thread_settings(data_dir, collection, embedding, thread if given else None)
+    require_database(settings)
+    with open_app(settings) as application:
         try:
             known = given and application.has_thread(thread)
             ids = [row["thread_id"] for row in application.threads(limit=200)] if given and not known else []
@@ -296,6 +300,8 @@ def main() -> None:
         app()
     except AgenticRagError as exc:
         typer.echo(f"error: {exc}", err=True)
+        if "--json" in sys.argv[1:]:  # a script reading JSON gets the error as JSON too
+            typer.echo(json.dumps({"error": str(exc), "kind": type(exc).__name__, "exit_code": exc.exit_code}))
         sys.exit(exc.exit_code)
 
 

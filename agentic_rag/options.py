@@ -13,7 +13,7 @@ from typing import Annotated, Iterator, Optional
 import typer
 from pydantic import ValidationError
 
-from core.errors import ConfigurationError, describe_validation
+from core.errors import CollectionNotFoundError, ConfigurationError, describe_validation
 from core.settings import Settings
 
 
@@ -115,3 +115,17 @@ def open_app(settings: Settings) -> Iterator:
         yield application
     finally:
         application.close()
+
+
+def require_database(settings: Settings) -> None:
+    """Refuse a question on a data folder that holds no database (a mistyped ``--data-dir``)
+    before an embedded server is created there.
+
+    Raises:
+        CollectionNotFoundError: no ``DATABASE_URL`` and no embedded database in the data folder.
+    """
+    if settings.database_url is None and not (settings.data_dir / "pg").is_dir():
+        raise CollectionNotFoundError(
+            f"nothing was ingested under {settings.data_dir} (no database there); check --data-dir, "
+            f"or ingest documents first: agentic-rag ingest PATH --data-dir {settings.data_dir}"
+        )

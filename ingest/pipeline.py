@@ -71,8 +71,10 @@ class IngestReport:
         return dict(sorted(counts.items(), key=lambda item: -item[1]))
 
     def progress_line(self, done: int, total: int) -> str:
-        """``ingest: done/total files, N chunks added, M skipped``: one line of progress."""
-        return f"ingest: {done}/{total} files, {self.added} chunks added, {len(self.skipped)} skipped"
+        """``ingest: done/total files, N chunks added, M skipped``: one line of progress (M counts
+        the empty files too, as the summary does)."""
+        skipped = len(self.skipped) + len(self.empty)
+        return f"ingest: {done}/{total} files, {self.added} chunks added, {skipped} skipped"
 
 
 class SourceBatcher:

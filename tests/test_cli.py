@@ -215,6 +215,16 @@ def test_asking_a_collection_that_does_not_exist(cli):
     assert "thread:" not in proc.stderr  # no thread id for a run that never started
 
 
+def test_a_mistyped_data_dir_is_said_and_not_created_and_json_errors_are_json(cli, tmp_path):
+    proc = cli("ask", "Anything there?", "--data-dir", str(tmp_path / "typo"), "--json")
+    assert proc.returncode == CollectionNotFoundError.exit_code and not (tmp_path / "typo").exists()
+    assert f"nothing was ingested under {tmp_path / 'typo'}" in one_line_error(proc)
+    error = json.loads(proc.stdout)  # a script reading --json gets the error as JSON
+    assert error["kind"] == "CollectionNotFoundError" and error["exit_code"] == 8 and "--data-dir" in error["error"]
+    empty = json.loads(cli("ask", " ", "--json").stdout)
+    assert empty["kind"] == "InvalidQuestionError" and empty["exit_code"] == InvalidQuestionError.exit_code
+
+
 @pytest.mark.parametrize(
     "args, expected",
     [

@@ -45,6 +45,8 @@ def test_skipped_files_are_counted_by_reason_and_progress_is_logged(make_app, tm
     err = capsys.readouterr().err
     assert "skipped 3 file(s): 1 not a readable .docx file, 1 unsupported file type '.svg', 1 unsupported" in err
     assert f"skipped {root / 'logo.svg'}: unsupported file type '.svg'" in err
+    report.empty.append("empty.md")  # an empty file is skipped too, in the progress line as in the summary
+    assert report.progress_line(6, 6) == "ingest: 6/6 files, 2 chunks added, 4 skipped"
 
 
 def test_partial_success_exits_0_and_nothing_ingested_is_an_error(data_dir, tmp_path):
