@@ -113,9 +113,11 @@ def _sentences(text: str) -> tuple[str, ...]:
 
 
 def is_heading(sentence: str) -> bool:
-    """A heading-like line: at most 8 words and no closing punctuation ("work_mem (integer)",
-    "Lock Management") — it names what the sentences after it are about."""
-    return len(sentence.split()) <= 8 and not sentence.rstrip().endswith((".", "!", "?", ":", ";"))
+    """A heading-like line: at most 8 words, no closing punctuation and no table row ("work_mem
+    (integer)", "Lock Management", not "| field size | 1 GB |") — it names what the sentences
+    after it are about."""
+    text = sentence.strip()
+    return len(text.split()) <= 8 and not text.endswith((".", "!", "?", ":", ";")) and not text.startswith("|")
 
 
 def names(text: str) -> list[str]:

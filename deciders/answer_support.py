@@ -136,6 +136,8 @@ def rank_candidates(
         head: tuple[str, frozenset[str], frozenset[str]] | None = None  # the entry the sentence belongs to
         for sentence in sentences(chunk["text"]):
             own = term_set(sentence)
+            if before and before[-1][0].startswith("|") != sentence.startswith("|"):
+                before = []  # a table's rows and the prose around it are not one passage: no proximity credit across
             if sentence in usable:
                 credits, from_head, from_previous = {}, 0.0, 0.0
                 # an entry named by another exact name ("hash_mem_multiplier (floating point)")

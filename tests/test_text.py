@@ -38,6 +38,7 @@ def test_a_markdown_table_row_is_a_sentence_of_its_own():
 def test_a_heading_is_short_and_unpunctuated():
     assert is_heading("work_mem (integer)") and is_heading("Lock Management")
     assert not is_heading("The default is 4MB.") and not is_heading("one two three four five six seven eight nine")
+    assert not is_heading("| query parameters | 65,535 |")  # a table row is a record, not what follows is about
 
 
 def test_identifiers_name_something_exactly():

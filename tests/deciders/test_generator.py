@@ -322,3 +322,15 @@ def test_a_single_hop_answer_needs_one_sentence_that_supports_it_alone():
     whole = chunk("c", "Zeta", "The Zeta archiver opens port 8443 for nightly backup uploads.")
     answer = ExtractiveGenerator().generate(AnswerRequest(question, [whole], "answer"))
     assert not answer.abstained and answer.text == f"{whole['text']} [1]"
+
+
+def test_table_rows_lend_no_proximity_credit_to_the_prose_after_them():
+    limits = chunk(
+        "k",
+        "Appendix K. Limits",
+        "| field size | 1 GB |\n| maximum rows | 10 |\n"
+        "For short fields, a 1-byte header is used and the value is stored inline.",
+    )
+    question = "What is the maximum size of a single field value?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [limits], "answer"))
+    assert answer.short_answer == "1 GB" and answer.text == "field size | 1 GB [1]"
