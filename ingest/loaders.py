@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,7 +73,8 @@ def exclusion_spec(folder: Path, exclude: Sequence[str] = ()) -> GitIgnoreSpec:
 
 def iter_files(path: Path, exclude: Sequence[str] = (), any_type: bool = False) -> Iterator[Path]:
     """Files under ``path`` (or ``path`` itself) with a supported suffix (with ``any_type``,
-    every file: the caller reports the unsupported ones), in sorted order.
+    every file, broken link, FIFO and folder that cannot be listed: the caller reports them), in
+    sorted order. Symbolic links to folders are not followed.
 
     Under a folder, files in hidden places (a name starting with ".") are skipped, and so is
     every file :func:`exclusion_spec` matches (``exclude`` patterns and the folder's
@@ -86,8 +88,13 @@ def iter_files(path: Path, exclude: Sequence[str] = (), any_type: bool = False) 
         yield path
         return
     spec = exclusion_spec(path, exclude)
-    for child in sorted(path.rglob("*")):
-        if not child.is_file() or not (any_type or child.suffix.lower() in TEXT_SUFFIXES):
+    found: list[Path] = []
+    unlisted: list[Path] = []  # folders that cannot be listed: with any_type, yielded to be reported
+    for root, _, names in os.walk(path, onerror=lambda exc: unlisted.append(Path(exc.filename))):
+        found += [Path(root) / name for name in names]
+    for child in sorted(found + (unlisted if any_type else [])):
+        # with any_type a broken link, a FIFO and a folder that cannot be listed come too, to be reported
+        if not any_type and not (child.is_file() and child.suffix.lower() in TEXT_SUFFIXES):
             continue
         relative = child.relative_to(path)
         if not any(part.startswith(".") for part in relative.parts) and not spec.match_file(relative.as_posix()):
@@ -233,8 +240,15 @@ def _read_bytes(path: Path) -> bytes:
     """The bytes of a file of a supported type.
 
     Raises:
-        UnreadableSourceError: unsupported type, or the file cannot be read.
+        UnreadableSourceError: a folder that cannot be listed, a broken link, a FIFO or device, an
+            unsupported type, or a file that cannot be read.
     """
+    if path.is_dir():
+        raise UnreadableSourceError("a folder that cannot be listed (permission denied)")
+    if not path.exists():
+        raise UnreadableSourceError("no such file (a broken symbolic link?)")
+    if not path.is_file():
+        raise UnreadableSourceError("not a regular file (a FIFO, socket or device)")
     suffix = path.suffix.lower()
     if suffix not in TEXT_SUFFIXES:
         raise UnreadableSourceError(f"unsupported file type '{suffix}'")

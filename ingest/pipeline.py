@@ -176,7 +176,9 @@ def collect_files(
     if missing:
         raise IngestError(f"no such file or folder: {', '.join(missing)}; check the path")
     try:
-        files = list(dict.fromkeys(f.resolve() for p in paths for f in iter_files(p, exclude, any_type=True)))
+        found = (f for p in paths for f in iter_files(p, exclude, any_type=True))
+        # a broken link is reported as named, not as the path it points to
+        files = list(dict.fromkeys(f.resolve() if f.exists() else f.absolute() for f in found))
     except ValueError as exc:  # pathspec's GitIgnorePatternError, or a .ragignore that is not UTF-8
         raise IngestError(f"cannot use the --exclude or {IGNORE_FILE} patterns: {exc}") from exc
     supported = [f for f in files if f.suffix.lower() in TEXT_SUFFIXES]

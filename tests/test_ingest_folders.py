@@ -107,3 +107,16 @@ def test_ctrl_c_says_what_was_kept_and_the_same_command_continues(data_dir, tmp_
     again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
     assert f"{files} files ({kept} unchanged)" in again.stdout
+
+
+def test_a_broken_link_and_a_fifo_are_reported_not_silently_left_out(make_app, tmp_path):
+    (tmp_path / "good.md").write_text("# Kea\n\nThe kea is a parrot.\n")
+    (tmp_path / "dangling.md").symlink_to(tmp_path / "gone.md")
+    os.mkfifo(tmp_path / "pipe.md")  # reading it would block: it is never opened
+    (tmp_path / "folder.md").mkdir()  # a folder with a file's name is a folder
+    app = make_app()
+    report = ingest_files(app.services.writable_store(), [tmp_path], collect_files([tmp_path]), 500, 50)
+    assert report.added == 1 and report.skipped == [
+        (str(tmp_path / "dangling.md"), "no such file (a broken symbolic link?)"),
+        (str(tmp_path / "pipe.md"), "not a regular file (a FIFO, socket or device)"),
+    ]
