@@ -151,6 +151,10 @@ NATION = re.compile(
 )
 """A nationality word or country name in a sentence, the longest first ("South African", not "African")."""
 
+CONTINENTS = frozenset(
+    {"Africa", "Asia", "Europe", "North America", "South America", "Antarctica", "Australia", "Oceania"}
+)
+"""What "what continent …?" asks for."""
 NOT_A_PERSON = re.compile(
     r"\b(?:University|College|School|Institute|Laboratory|Center|Centre|Company|Corporation|Inc|Ltd|Fund|"
     r"Commission|Council|Committee|Union|Organi[sz]ation|Association|Society|Department|Ministry|Party|Church|"
