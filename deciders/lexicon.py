@@ -150,6 +150,8 @@ NATION = re.compile(
     r"(?<![\w.])(" + "|".join(re.escape(n) for n in sorted(NATION_OF, key=len, reverse=True)) + r")(?!\w)"
 )
 """A nationality word or country name in a sentence, the longest first ("South African", not "African")."""
+COUNTRIES = frozenset(NATION_OF.values())
+"""What "what country …?" asks for."""
 
 CONTINENTS = frozenset(
     {"Africa", "Asia", "Europe", "North America", "South America", "Antarctica", "Australia", "Oceania"}

@@ -17,7 +17,7 @@ from core.text import term_set, terms, tidy_span
 from deciders.answer_support import Candidate
 from deciders.answer_types import AnswerType, spans
 from deciders.comparison import options
-from deciders.lexicon import CONTINENTS, NATION, NATION_OF, NOT_A_PERSON, PSQL, WHICH_NOUN
+from deciders.lexicon import CONTINENTS, COUNTRIES, NATION, NOT_A_PERSON, PSQL, WHICH_NOUN
 
 _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
 
@@ -114,7 +114,7 @@ def short_answer(
     if kind == "person":  # "Donald Davies at the National Physical Laboratory, UK" → Donald Davies
         found = sorted(found, key=lambda f: bool(NOT_A_PERSON.search(f) or NATION.fullmatch(f)))
     noun = head_noun(question)  # "which league …" → a name holding "league": "Major League Soccer"
-    gazetteer = {"contin": CONTINENTS, "countri": set(NATION_OF.values())}.get(noun or "", set())
+    gazetteer = {"contin": CONTINENTS, "countri": COUNTRIES}.get(noun or "", frozenset())
     named = [f for f in found if (noun and noun in term_set(f)) or f in gazetteer]  # "what continent …?" → Africa
     # "what pathway …" → the sentence's phrase naming a pathway: "RNA interference pathway"
     phrase = noun_phrase(best.sentence, noun, question) if kind == "other" and noun else None

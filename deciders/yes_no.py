@@ -8,10 +8,10 @@ subjects'. A subject holds the predicate when one of its sentences holds at leas
 ``Tuning.yes_no_share`` of the predicate's weight with no negation cue in reach of it; a shared
 value is the name next to the compared noun ("family Cucurbitaceae", "the Araceae family") in each
 subject's sentence — for "the same country / nationality?", the country its first nationality
-word or country name says ("an American …", "…, Canada"); "both American …?" is no for a subject
-given another nationality. This is the per-entity verification step of answer-type QA pipelines applied
-to yes/no comparisons (Moldovan et al. 2000), with negation scoped to a few words around the
-predicate as NegEx does (Chapman et al. 2001).
+word or country name says ("an American …", "…, Canada"); "both American …?" is No for a
+subject given another nationality. This is the per-entity verification step of answer-type QA
+pipelines applied to yes/no comparisons (Moldovan et al. 2000), with negation scoped to a few
+words around the predicate as NegEx does (Chapman et al. 2001).
 
 A yes/no question naming code — SQL syntax ("CONNECT BY"), a rare identifier (``MySQL``,
 ``AUTO_INCREMENT``) — is answered only from a sentence that names it (:func:`unnamed`): "Does

@@ -268,10 +268,11 @@ def source_identity(path: Path, chunk_size: int, chunk_overlap: int) -> tuple[st
     """``(key, content hash)`` of a file, as :func:`load_file` records them, without parsing it:
     the key is its resolved absolute path, the hash a SHA-256 of its bytes and the reading
     settings (chunk size and overlap, the HTML reader's version). An unchanged file is thus
-    skipped before it is read.
+    skipped before it is parsed.
 
     Raises:
-        UnreadableSourceError: unsupported type, or the file cannot be read.
+        UnreadableSourceError: a folder that cannot be listed, a broken link, a FIFO or device, an
+            unsupported type, or a file that cannot be read.
     """
     return _identity(path, _read_bytes(path), chunk_size, chunk_overlap)
 
