@@ -68,7 +68,9 @@ def subjects(question: str, evidence: Sequence[HopChunk]) -> list[str]:
     split = question.lower().index(" and ")
     lowered = question.lower()
     titled = sorted({_title(c) for c in evidence}, key=len, reverse=True)
-    named = [(question.find(name), _LEADING.sub("", name)) for name in names(question)]
+    # a qualifier is no subject: "Chatterbox (1936 Film)" names Chatterbox, not "Film" (masked, positions kept)
+    bare = re.sub(r"\([^)]*\)", lambda m: " " * len(m[0]), question)
+    named = [(bare.find(name), _LEADING.sub("", name)) for name in names(bare)]
     found: list[tuple[int, str]] = []
     for at, name in [(lowered.find(t.lower()) if len(t) > 2 else -1, t) for t in titled] + named:
         overlaps = any(start <= at < start + len(seen) or at <= start < at + len(name) for start, seen in found)
@@ -137,7 +139,8 @@ def check(question: str, evidence: Sequence[HopChunk], weights: Mapping[str, flo
     if not pair:
         return None
     same = _SAME.search(question)
-    taken = set().union(*(term_set(s) for s in pair))
+    qualifiers = re.findall(r"\(([^)]*)\)", question)  # "(1936 Film)": part of a name, not of the predicate
+    taken = set().union(*(term_set(s) for s in [*pair, *qualifiers]))
     asked_noun = term_set(same["noun"]) if same else frozenset()
     predicate = {t: w for t, w in weights.items() if t not in taken and t not in asked_noun}
     if any(t.isdigit() for t in predicate):  # "more than 15 novels": a count to compare, not a property

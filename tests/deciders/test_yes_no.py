@@ -28,6 +28,9 @@ def test_the_two_subjects_are_the_evidence_titles_or_names_either_side_of_and():
     assert subjects(question, [realm]) == ["Freakonomics", "In the Realm of the Hackers"]
     assert subjects("Is the Virgilia found in Africa? And is Koeleria found all over?", []) == []  # two questions
     assert subjects("What is the default of work_mem?", []) == []
+    chatter = chunk("c", "Chatterbox (1936 film)", "")
+    question = "Do both films Chatterbox (1936 Film) and Swept From The Sea have directors of the same nationality?"
+    assert subjects(question, [chatter]) == ["Chatterbox", "Swept From The Sea"]  # "(1936 Film)" is no subject
 
 
 def test_both_is_yes_only_when_each_subject_holds_the_predicate():
@@ -52,6 +55,8 @@ def test_the_same_country_compares_the_nationality_each_subject_is_given():
     assert same.winner == "Yes" and all("Canada" in v[2] for v in same.values)
     assert check("Are Andy Hilbert and Barbara Bauer from the same country?", [hilbert, bauer], w, 0.5).winner == "Yes"
     assert check("Are Andy Hilbert and Patience Lake in the same country?", [hilbert, patience], w, 0.5).winner == "No"
+    qualified = "Are Andy Hilbert (1981 Player) and Patience Lake in the same country?"  # the year is no count
+    assert check(qualified, [hilbert, patience], {**w, "1981": 3.0, "player": 2.0}, 0.5).winner == "No"
 
 
 def test_both_of_a_nationality_is_no_for_a_subject_given_another():
