@@ -7,7 +7,7 @@ import time
 from collections.abc import Container
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Literal, Sequence
 
 import psycopg
 import sqlalchemy.exc
@@ -88,23 +88,27 @@ class SourceBatcher:
         self.start_size = store.lexical.size()
         self.written = 0
 
-    def skip_unchanged(self, key: str, content_hash: str) -> bool:
-        """Whether source ``key`` is recorded with this content hash and is not among
-        ``unbacked`` (:meth:`store.catalog.Catalog.unbacked`: its chunks are missing); such a
-        source is counted ``unchanged`` and needs no writing."""
-        if self.store.catalog.source_hash(key) != content_hash or key in self.unbacked:
-            return False
+    def status(self, key: str, content_hash: str) -> Literal["unchanged", "repair", "write"]:
+        """``unchanged`` when source ``key`` is recorded with this content hash and its chunks
+        are there; ``repair`` when recorded with it but among ``unbacked``
+        (:meth:`store.catalog.Catalog.unbacked`: its chunks are missing); else ``write``."""
+        if self.store.catalog.source_hash(key) != content_hash:
+            return "write"
+        return "repair" if key in self.unbacked else "unchanged"
+
+    def count_unchanged(self) -> None:
+        """Count a source that needs no writing."""
         self.report.files += 1
         self.report.unchanged += 1
-        return True
 
-    def add(self, source: Source) -> None:
-        """Queue ``source`` unless it is unchanged (:meth:`skip_unchanged`; one recorded with
-        its hash but missing chunks is ``repaired``); write the queue once it holds a batch."""
-        if self.skip_unchanged(source.key, source.content_hash):
+    def add(self, source: Source, status: Literal["unchanged", "repair", "write"] | None = None) -> None:
+        """Queue ``source`` unless it is unchanged (its :meth:`status`, read here unless given);
+        write the queue once it holds a batch."""
+        status = status or self.status(source.key, source.content_hash)
+        if status == "unchanged":
+            self.count_unchanged()
             return
-        if self.store.catalog.source_hash(source.key) == source.content_hash:
-            self.report.repaired += 1
+        self.report.repaired += status == "repair"
         self.pending.append(source)
         if sum(len(s.chunks) for s in self.pending) >= self.store.tuning.ingest_batch:
             self.flush()
@@ -242,15 +246,19 @@ def ingest_files(
             logged = time.monotonic()
 
     try:
-        changed = []  # unchanged files are recognised by their bytes' hash, without parsing them
+        statuses: dict[Path, str] = {}  # unchanged files are recognised by their bytes' hash, without parsing them
         for path in files:
             try:
-                if not batcher.skip_unchanged(*source_identity(path, chunk_size, chunk_overlap)):
-                    changed.append(path)
-                    continue
+                status = batcher.status(*source_identity(path, chunk_size, chunk_overlap))
             except UnreadableSourceError as exc:
                 report.skipped.append((str(path), str(exc)))
+            else:
+                if status != "unchanged":
+                    statuses[path] = status
+                    continue
+                batcher.count_unchanged()
             logged_progress(report.files + len(report.skipped))
+        changed = list(statuses)
         many = len(changed) >= store.tuning.parallel_parse_files
         workers = (store.tuning.parse_workers or os.cpu_count() or 1) if many else 1
         loaded = load_files(changed, chunk_size, chunk_overlap, workers)
@@ -262,7 +270,7 @@ def ingest_files(
                 elif isinstance(source, UnreadableSourceError):
                     report.skipped.append((str(path), str(source)))
                 else:
-                    batcher.add(source)
+                    batcher.add(source, statuses[path])
                 logged_progress(done)
         finally:
             bar.close()
