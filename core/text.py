@@ -45,10 +45,17 @@ def strip_qualifier(title: str) -> str:
     return _QUALIFIER.sub("", title).strip()
 
 
+_CALL = re.compile(r"\b([a-z]\w*)\(")
+"""A function's name written as a call (``now()``, ``any(iterable)``): a name, never a stop word."""
+
+
 @lru_cache(maxsize=4096)
 def terms(text: str) -> tuple[str, ...]:
-    """Stemmed content terms of ``text`` (stop words removed), in order, with repeats."""
-    return tuple(_stemmer.stemWords([w for w in _TOKEN.findall(text.lower()) if w not in STOPWORDS]))
+    """Stemmed content terms of ``text`` (stop words removed, except a function's name written as
+    a call: ``now()``), in order, with repeats."""
+    lowered = text.lower()
+    calls = set(_CALL.findall(lowered)) & STOPWORDS if "(" in lowered else set()
+    return tuple(_stemmer.stemWords([w for w in _TOKEN.findall(lowered) if w not in STOPWORDS or w in calls]))
 
 
 def term_set(text: str) -> frozenset[str]:

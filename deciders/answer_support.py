@@ -168,6 +168,10 @@ def rank_candidates(
                 names_entry = head is not None and head[0] != sentence and "_" in head[0] and not head[1] <= own
                 context = supplying or (head[0] if names_entry else None)
                 typed = tuple(spans(sentence, kind, question)) if kind not in UNTYPED else ()
+                if kind == "command" and not typed and head is not None and head[0] != sentence and not head[2]:
+                    # an API entry's defining sentence is about the entry's command ("os.remove(path)": "Remove
+                    # (delete) the file path."); later ones may be about another ("Use rmdir() for directories.")
+                    typed = tuple(spans(head[0], kind, question))
                 seen = found.get(sentence)  # overlapping chunks repeat sentences: keep the best supported
                 if seen is None or joint_support([credits], weights) > joint_support([seen["credits"]], weights):
                     found[sentence] = {

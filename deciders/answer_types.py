@@ -14,7 +14,7 @@ import re
 from typing import Literal
 
 from core.text import STOPWORDS, names, term_set, terms, tidy_span
-from deciders.lexicon import NATION, NATION_OF
+from deciders.lexicon import CODE_SPELLING, NATION, NATION_OF
 
 AnswerType = Literal[
     "yes_no",
@@ -140,7 +140,7 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
     ),
     "command": re.compile(
         r"(\\[a-zA-Z][\w+]*|(?<![\w-])(?:-[a-zA-Z]{1,2}\b|--[a-z][\w-]*)(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
-        r"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b)"
+        r"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"
     ),
 }
 _COUNTED = re.compile(r"\b(?:number of|how many)\s+(?P<noun>\w+)", re.I)
@@ -289,7 +289,17 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     if kind in ("person", "organisation", "place"):
         found = [_name_only(s) for s in found]
     kept = [tidy_span(s) for s in found if s and tidy_span(s)]
-    return list(dict.fromkeys(s for s in kept if not term_set(s) or not term_set(s) <= asked))
+    return list(dict.fromkeys(s for s in kept if not _repeats(s, kind, question, asked)))
+
+
+def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) -> bool:
+    """Whether ``span`` only repeats the question: its terms are all the question's; code, if named
+    (``zip()`` by "the zip function", not ``search_path`` by "search path"; ``\\password`` as is)."""
+    if kind == "command" and span.startswith("\\"):
+        return span.lower() in question.lower()
+    if kind == "command" and CODE_SPELLING.search(span):
+        return span.removesuffix("()").lower() in re.findall(r"[\w.]+", question.lower())
+    return bool(term_set(span)) and term_set(span) <= asked
 
 
 def _name_only(name: str) -> str:

@@ -41,6 +41,11 @@ PERSONAL = frozenset({"he", "she", "him", "her", "his"})
 SECTION = re.compile(r"^(?:\d+\.)+\d*\s|^(?:Chapter|Appendix|Part)\s+[\dIVXA-Z]+\.", re.IGNORECASE)
 """A numbered section heading ("13.1. Introduction", "Appendix D. SQL Conformance"): a page's
 place in a manual, not what a follow-up's pronoun refers to."""
+ASKED_ABOUT = re.compile(
+    r"^\s*(?:what|how)\s+(?:does|do|did|is|are|was|were)\s+(?:the\s+|an?\s+)?([a-z_][\w.]*(?:\(\))?)", re.IGNORECASE
+)
+"""The word a "what does X do?" / "what is X?" / "how does X work?" question asks about
+("enumerate"), for a question that names nothing capitalised or spelled as code."""
 LEADING_CONNECTIVE = re.compile(r"^(?:and|so|also|then)\b[\s,]*", re.IGNORECASE)
 CITATION_MARK = re.compile(r"\s*\[\d+\]")
 """A citation mark with the space before it (stripped from an earlier answer)."""
@@ -166,3 +171,7 @@ NOT_A_PERSON = re.compile(
 )
 """Head words of organisation and place names ("National Physical Laboratory", "IPCC Trust Fund"):
 a "who" question's answer is a person's name before one of these (a gazetteer-style head-word cue)."""
+
+CODE_SPELLING = re.compile(r"^[\\-]|_|\(\)|\.\w")
+"""A command spelled as code: a meta-command (``\\password``), an option (``-f``), a snake_case
+or dotted name, a call (``now()``)."""

@@ -15,8 +15,9 @@ from typing import Literal, Protocol, Sequence
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from core.text import exact_names, identifiers, names, strip_qualifier
+from core.text import STOPWORDS, exact_names, identifiers, names, strip_qualifier
 from deciders.lexicon import (
+    ASKED_ABOUT,
     CITATION_MARK,
     COMPARISON,
     LEADING_CONNECTIVE,
@@ -65,9 +66,13 @@ class Router(Protocol):
 def subject_of(question: str) -> str | None:
     """What a question is about, for a later "it" to refer to: its first exact name
     (``work_mem``, ``pg_dump``, a dotted name), else its first capitalised name, else its first
-    other identifier (``MongoDB``, ``VACUUM``); ``None`` when it names nothing."""
-    found = exact_names(question) or names(question) or identifiers(question)
-    return found[0] if found else None
+    other identifier (``MongoDB``, ``VACUUM``), else the word a "what does X do?" / "what is X?"
+    question asks about (``enumerate``); ``None`` when it names nothing."""
+    for found in (exact_names(question), names(question), identifiers(question)):
+        if found := [name for name in found if name.lower() not in STOPWORDS]:  # not "I" of "How do I …?"
+            return found[0]
+    asked = ASKED_ABOUT.match(question)
+    return asked[1] if asked and asked[1].lower() not in STOPWORDS else None
 
 
 def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | None:

@@ -67,3 +67,8 @@ def test_terms_are_bm25s_tokens_of_one_text():
     )
     assert [list(terms(t)) for t in texts] == [list(e) for e in expected]
     assert terms("work_mem defaults") == ("work_mem", "default")
+
+
+def test_a_function_named_as_a_call_is_a_term_even_when_its_name_is_a_stop_word():
+    assert "now" in terms("What does now() return?") and "now" not in terms("What happens now?")
+    assert terms("Does any(x) return True for all (see below)?") == ("ani", "return", "true", "see")

@@ -127,6 +127,15 @@ def test_the_question_own_words_are_not_its_answer():
     assert spans("Use work_mem or maintenance_work_mem.", "command", question) == ["maintenance_work_mem"]
 
 
+def test_a_command_spelled_as_code_answers_a_question_using_its_words_unless_the_question_names_it():
+    question = "How do I change my password from psql?"
+    assert spans("psql has a command \\password that changes the password.", "command", question) == ["\\password"]
+    assert spans("Use \\password.", "command", "What does \\password do?") == []
+    assert spans("zip() stops at the shortest iterable.", "command", "What does the zip function do?") == []
+    assert spans("Set search_path first.", "command", "How do I change the search path?") == ["search_path"]
+    assert spans("Use os.remove(filename) or os.unlink(filename).", "command", question) == ["os.remove", "os.unlink"]
+
+
 def test_a_place_in_technical_documents_may_be_a_file_or_a_path():
     sentence = "ALTER SYSTEM writes the setting to the postgresql.auto.conf file, read in addition to postgresql.conf."
     assert spans(sentence, "place", "Where does ALTER SYSTEM save the value?")[:2] == [

@@ -109,6 +109,16 @@ def test_an_entrys_defining_sentence_counts_for_the_sentences_that_follow_it():
     assert answer.short_answer == "64 megabytes (64MB)"
 
 
+def test_an_api_entrys_defining_sentence_answers_with_the_entrys_command():
+    entry = chunk(
+        "os", "os",
+        "- os.remove(path, *, dir_fd=None)\n- Remove (delete) the file path. If path is a directory, an OSError "
+        "is raised. Use rmdir() to remove directories.",
+    )  # fmt: skip
+    answer = ExtractiveGenerator().generate(AnswerRequest("How do I remove a file?", [entry], "answer"))
+    assert answer.short_answer == "os.remove" and "Remove (delete) the file path." in answer.text
+
+
 def test_abstains_when_no_sentence_supports_the_question_and_names_what_is_never_mentioned():
     weights = {"default": 1.0, "transaction_timeout": 9.0}
     request = AnswerRequest(

@@ -108,6 +108,21 @@ def test_subject_of_prefers_exact_names():
     assert subject_of("what is this?") is None
 
 
+def test_subject_of_a_what_does_x_do_question_is_x_never_the_pronoun_i():
+    assert subject_of("What does enumerate do?") == "enumerate"
+    assert subject_of("How does asyncio work?") == "asyncio"
+    assert subject_of("How do I read a file line by line?") is None  # not "I"
+    record = {"subject": subject_of("What does enumerate do?"), "answer_type": "other", "short_answer": None,
+              "cited_titles": ["Built-in Functions"]}  # fmt: skip
+    conversation = [
+        HumanMessage("What does enumerate do?"),
+        AIMessage("Return an enumerate object. [1]", additional_kwargs=record),
+    ]
+    assert contextualize("What is its start argument's default?", conversation) == (
+        "What is enumerate's start argument's default?"
+    )
+
+
 def test_llm_router_never_answers_a_question_without_the_documents():
     model = scripted(route='{"route": "direct", "reason": "general knowledge"}')
     decision = LLMRouter(model).route("Which league does Donnie Smith play in?", [])
