@@ -164,7 +164,7 @@ documents keep a thing."""
 _DEFAULT_VALUE = re.compile(
     r"\bdefaults?\b(?:\s+(?!is\b|are\b|of\b|to\b)[\w-]+){0,3}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?"
-    r"(?P<value>(?:[^.;]|\.(?=\d))+?)(?=\.(?!\d)|;|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
+    r"(?P<value>(?:[^.;]|\.(?=\d))+?)(?=\.(?!\d)|;|:\s|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
     r"\bdefault,\s+(?P<comma>-?\d[\w.]*)(?=,)|"
     r"(?<![\w.\\'-])(?P<before>\d[\w.]*|on|off|true|false|enabled|disabled|\w+_\w+|'[^']+'|(?-i:[A-Z]{2,}\w*))"
     r"\s+by\s+default\b",

@@ -132,6 +132,8 @@ class SourceBatcher:
 
     def _write(self, sources: list[Source]) -> None:
         total = sum(len(s.chunks) for s in sources)
+        if self.written + total > self.start_size:  # a load larger than the collection was: index it afterwards
+            self.store.lexical.drop_indexes()
         show = self.progress and total > self.store.tuning.ingest_batch
         name = Path(sources[0].key).name if len(sources) == 1 else f"{len(sources)} files"
         with tqdm(total=total, desc=name, unit="chunk", disable=not show, leave=False) as bar:
@@ -154,8 +156,7 @@ def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestRe
     for source in sources:
         batcher.add(source)
     batcher.flush()
-    report.graph = store.graph.update()
-    store.finish_load()
+    report.graph, _ = store.finish_load()
 
 
 def collect_files(
@@ -293,6 +294,5 @@ def ingest_files(
                     report.excluded_files += 1
                 else:
                     report.deleted_files += 1
-    report.graph = store.graph.update()
-    store.finish_load()
+    report.graph, _ = store.finish_load()
     return report

@@ -9,6 +9,7 @@ weighted reciprocal rank fusion (:mod:`store.fusion`), reported as a 0–1 relev
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable
 
 import psycopg
@@ -25,7 +26,7 @@ from store.connection import connect, sqlalchemy_url
 from store.filters import ChunkFilter
 from store.fusion import by_score, normalised, weighted_rrf
 from store.lexical import LexicalIndex
-from store.mentions import MentionGraph
+from store.mentions import GraphUpdate, MentionGraph
 from store.records import Chunk, SourceUpdate, chunk_id
 from store.vectors import VectorIndex
 from store.writer import ChunkWriter, SourceChunks
@@ -134,6 +135,7 @@ class ChunkStore:
                     conn.execute(f"ALTER TABLE {self.table} ADD COLUMN IF NOT EXISTS version TEXT")  # and provenance
                     if not self.lexical.current():  # indexed by the earlier per-row trigger: index again
                         self.lexical.rebuild()
+                    self.lexical.ensure_indexes()  # a first load stopped before finish_load left them unbuilt
                     return
                 if not create:  # dropped by hand: ingest rebuilds it below, the manifest then counts as unbacked
                     raise CollectionNotFoundError(
@@ -215,12 +217,42 @@ class ChunkStore:
             self.catalog.forget_source(source)
         return removed
 
-    def finish_load(self, min_chunks: int | None = None) -> bool:
-        """After a load: build the HNSW index once the collection is large enough (see
-        :meth:`store.vectors.VectorIndex.ensure`) and refresh the planner's statistics. Returns
-        whether the index was built now."""
-        built = self.vectors.ensure(self.lexical.size(), min_chunks)
-        self._conn.execute(f"ANALYZE {self.table}, {self.table}_terms, {self.table}_df")
+    def finish_load(self, min_chunks: int | None = None) -> tuple[GraphUpdate, bool]:
+        """After a load, two things at once, on two connections (two server processes): the
+        mention graph is brought in step (:meth:`store.mentions.MentionGraph.update`, on this
+        connection) while a second connection builds the postings' indexes a bulk load dropped
+        (:meth:`store.lexical.LexicalIndex.ensure_indexes`) and the HNSW index once the
+        collection is large enough (:meth:`store.vectors.VectorIndex.ensure`), and refreshes the
+        planner's statistics.
+
+        Args:
+            min_chunks: the collection size from which the HNSW index is built (default
+                ``tuning.hnsw_min_chunks``).
+
+        Returns:
+            The graph update, and whether the HNSW index was built now.
+
+        Raises:
+            StoreUnavailableError: the second connection cannot be opened.
+        """
+        indexing = connect(self.url)
+        try:
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                built = pool.submit(self._build_indexes, indexing, min_chunks)
+                try:
+                    graph = self.graph.update()
+                except BaseException:  # Ctrl-C or an error: stop the index build too (it is redone next time)
+                    indexing.cancel_safe()
+                    raise
+                return graph, built.result()
+        finally:
+            indexing.close()
+
+    def _build_indexes(self, conn: psycopg.Connection, min_chunks: int | None) -> bool:
+        lexical = LexicalIndex(conn, self.table, self.tuning)
+        lexical.ensure_indexes()
+        built = VectorIndex(conn, self.table, self.tuning).ensure(lexical.size(), min_chunks)
+        conn.execute(f"ANALYZE {self.table}, {self.table}_terms, {self.table}_df")
         return built
 
     # -- reads --------------------------------------------------------------------------------

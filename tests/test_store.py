@@ -308,7 +308,7 @@ def test_filters_apply_on_the_hnsw_index(make_app):
     store = app.services.store
     assert not store.vectors.exists()  # a small collection is searched exactly
     exact = store.dense_search("American football league", 5)
-    assert store.finish_load(min_chunks=0) and store.vectors.exists()
+    assert store.finish_load(min_chunks=0)[1] and store.vectors.exists()
     assert [cid for cid, _ in store.dense_search("American football league", 5)] == [cid for cid, _ in exact]
     title = store.fetch([exact[-1][0]])[exact[-1][0]]["title"]
     only = ChunkFilter.build(fields={"title": title})
@@ -326,3 +326,30 @@ def test_an_index_of_the_earlier_layout_is_rebuilt_on_open(make_app):
     reopened = make_app(app.settings.collection).services.store
     assert reopened.lexical.current() and _maintained(reopened) == _recount(reopened)
     assert reopened.lexical.search("Donnie Smith", 3)
+
+
+def _postings_indexes(app, store) -> set[str]:
+    with psycopg.connect(app.services.database_url, autocommit=True) as conn:
+        rows = conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = %s", (f"{store.table}_terms",))
+        return {name.removeprefix(f"{store.table}_") for (name,) in rows.fetchall()}
+
+
+def test_a_load_larger_than_the_collection_builds_the_postings_indexes_once_afterwards(make_app, tmp_path, monkeypatch):
+    from store.lexical import LexicalIndex
+
+    drops = []
+    original = LexicalIndex.drop_indexes
+    monkeypatch.setattr(LexicalIndex, "drop_indexes", lambda self: (drops.append(self.table), original(self))[1])
+    app = make_app()
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])  # into an empty collection: dropped, then built after
+    store = app.services.store
+    assert drops and _postings_indexes(app, store) == {"terms_impact_idx", "terms_chunk_idx"}
+    assert _maintained(store) == _recount(store) and store.lexical.search("Donnie Smith", 3)
+    drops.clear()
+    (tmp_path / "note.md").write_text("# Note\n\nDonnie Smith also coached a youth team.\n")
+    app.ingest([tmp_path / "note.md"])  # a small increment keeps them
+    assert not drops and _postings_indexes(app, store) == {"terms_impact_idx", "terms_chunk_idx"}
+    store.lexical.drop_indexes()  # a first load interrupted before it finished
+    reopened = make_app(app.settings.collection).services.store
+    assert _postings_indexes(app, reopened) == {"terms_impact_idx", "terms_chunk_idx"}
+    assert reopened.lexical.search("youth team", 3)

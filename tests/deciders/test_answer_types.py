@@ -52,6 +52,8 @@ def test_default_value_after_default_is_or_before_by_default():
     assert spans("The TCP port the server listens on; 5432 by default.", "default") == ["5432"]
     assert spans("B-trees use a default fillfactor of 90, but any value can be selected.", "default") == ["90"]
     assert spans("This parameter defaults to on.", "default") == ["on"]
+    example = "It leaves the maxsize at its default value of 128: @lru_cache def count_vowels(s): return sum(s)"
+    assert spans(example, "default") == ["128"]  # an example after a colon is not the value
     assert spans("Sets the port number.", "default") == []  # no stated default: no span
 
 
