@@ -127,6 +127,21 @@ def is_heading(sentence: str) -> bool:
     return len(text.split()) <= 8 and not text.endswith((".", "!", "?", ":", ";")) and not text.startswith("|")
 
 
+_API_KEYWORD = r"(?:class|exception|classmethod|staticmethod|abstractmethod|async|awaitable|coroutine|method|function)"
+_SIGNATURE = re.compile(rf"^(?:{_API_KEYWORD}\s+)*@?(?P<name>[A-Za-z_][\w.]*)\(.*\)(?:\s*(?:→|->).*)?$")
+_DECLARED = re.compile(rf"^(?:{_API_KEYWORD}\s+)+(?P<name>[A-Za-z_][\w.]*)$")
+
+
+def api_entry_name(line: str) -> str | None:
+    """The name an API reference entry's heading line defines, as Sphinx and pydoc write them: a
+    call signature ("os.remove(path, *, dir_fd=None)" → ``os.remove``, "class
+    collections.Counter([iterable-or-mapping])" → ``collections.Counter``) or a declared class or
+    exception ("exception KeyError" → ``KeyError``); ``None`` for any other line."""
+    text = line.strip()
+    match = (_SIGNATURE.match(text) or _DECLARED.match(text)) if len(text) <= 300 else None
+    return match["name"] if match else None
+
+
 def names(text: str) -> list[str]:
     """Capitalised multi-word names and quoted titles in ``text``, in order of appearance.
 

@@ -18,10 +18,11 @@ from typing import Mapping, Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from core.text import is_heading, sentences, term_set
+from core.text import api_entry_name, is_heading, sentences, term_set
 from core.tuning import Tuning
 from deciders.answer_types import UNTYPED, AnswerType, spans
 from deciders.chunks import HopChunk
+from deciders.lexicon import API_NOUNS, WHICH_NOUN
 
 TITLE_WEIGHT = 0.6
 """How much a question term counts when only the chunk's title holds it."""
@@ -129,13 +130,17 @@ def rank_candidates(
     """
     found: dict[str, dict] = {}
     total = sum(weights.values())
+    asks_api = bool((noun := WHICH_NOUN.search(question)) and noun[1].lower() in API_NOUNS)  # "which exception …?"
     for rank, chunk in enumerate(evidence):
         title_terms = term_set(chunk["title"])
-        usable = set(answer_sentences(chunk, avoid))
+        # an API entry's signature line names the thing; its sentences say what it does (a default is in it)
+        usable = {s for s in answer_sentences(chunk, avoid) if kind == "default" or not api_entry_name(s)}
         before: list[tuple[str, frozenset[str]]] = []
         head: tuple[str, frozenset[str], frozenset[str]] | None = None  # the entry the sentence belongs to
         for sentence in sentences(chunk["text"]):
             own = term_set(sentence)
+            if api_entry_name(sentence):
+                head, before = None, []  # a new API entry: what came before is about another
             if before and before[-1][0].startswith("|") != sentence.startswith("|"):
                 before = []  # a table's rows and the prose around it are not one passage: no proximity credit across
             if sentence in usable:
@@ -143,11 +148,13 @@ def rank_candidates(
                 # an entry named by another exact name ("hash_mem_multiplier (floating point)")
                 # mentions an exact name of the question ("work_mem") only in passing
                 named_entry = head is not None and any("_" in h for h in head[1])
+                api_terms = term_set(api_entry_name(head[0]) or "") if head is not None else frozenset()
                 for term, weight in weights.items():
                     in_head = head is not None and (term in head[1] or term in head[2])
                     scale = IN_ENTRY if head is not None else 1.0  # an entry is about its heading
                     passing = named_entry and "_" in term and term not in head[1]
-                    head_weight = 1.0 if named_entry and "_" in term and term in head[1] else HEAD_WEIGHT
+                    own_name = (named_entry and "_" in term and term in head[1]) or term in api_terms
+                    head_weight = 1.0 if own_name else HEAD_WEIGHT
                     near = [
                         scale * w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(before), strict=False) if term in prev
                     ]
@@ -165,13 +172,20 @@ def rank_candidates(
                     supplying = head[0]
                 elif before and from_previous >= CONTEXT_SHARE * total:
                     supplying = before[-1][0]
-                names_entry = head is not None and head[0] != sentence and "_" in head[0] and not head[1] <= own
+                names_entry = (
+                    head is not None
+                    and head[0] != sentence
+                    and ("_" in head[0] or api_entry_name(head[0]) is not None)
+                    and not head[1] <= own
+                )
                 context = supplying or (head[0] if names_entry else None)
                 typed = tuple(spans(sentence, kind, question)) if kind not in UNTYPED else ()
-                if kind == "command" and not typed and head is not None and head[0] != sentence and not head[2]:
-                    # an API entry's defining sentence is about the entry's command ("os.remove(path)": "Remove
-                    # (delete) the file path."); later ones may be about another ("Use rmdir() for directories.")
-                    typed = tuple(spans(head[0], kind, question))
+                defining = head is not None and head[0] != sentence and not head[2]
+                if defining and not typed and (kind == "command" or asks_api):
+                    # an entry's defining sentence is about the entry's name ("os.remove(path)": "Remove (delete)
+                    # the file path."); later ones may be about another ("Use rmdir() to remove directories.")
+                    entry = api_entry_name(head[0])
+                    typed = (entry,) if entry else tuple(spans(head[0], kind, question)) if kind == "command" else ()
                 seen = found.get(sentence)  # overlapping chunks repeat sentences: keep the best supported
                 if seen is None or joint_support([credits], weights) > joint_support([seen["credits"]], weights):
                     found[sentence] = {
@@ -182,7 +196,7 @@ def rank_candidates(
                         "context": context,
                         "window": f"{supplying or ''} {sentence}".strip(),
                     }
-            if is_heading(sentence):
+            if is_heading(sentence) or api_entry_name(sentence):
                 head = (sentence, own, frozenset())
             elif head is not None and not head[2] and sentence != head[0]:
                 head = (head[0], head[1], own)  # the entry's defining sentence counts as its heading

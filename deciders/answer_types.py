@@ -163,7 +163,7 @@ _FILE = re.compile(
 documents keep a thing."""
 _DEFAULT_VALUE = re.compile(
     r"\bdefaults?\b(?:\s+(?!is\b|are\b|of\b|to\b)[\w-]+){0,3}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
-    r"(?:(?:typically|usually|normally|currently)\s+)?"
+    r"(?:(?:typically|usually|normally|currently)\s+)?(?!(?:chosen|used|determined|computed|selected|taken)\b)"
     r"(?P<value>(?:[^.;]|\.(?=\d))+?)(?=\.(?!\d)|;|:\s|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
     r"\bdefault,\s+(?P<comma>-?\d[\w.]*)(?=,)|"
     r"(?<![\w.\\'-])(?P<before>\d[\w.]*|on|off|true|false|enabled|disabled|\w+_\w+|'[^']+'|(?-i:[A-Z]{2,}\w*))"

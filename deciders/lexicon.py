@@ -90,6 +90,9 @@ LARGEST = _any_word("more most larger largest bigger biggest higher highest long
 SMALLEST = _any_word("less least fewer fewest smaller smallest lower lowest shorter shortest")
 
 # -- the noun a question asks for (generator's short answer) -----------------------------------------
+API_NOUNS = frozenset({"exception", "error", "warning", "function", "method", "class", "decorator", "attribute"})
+"""What a "which NOUN …?" question over an API reference asks for by name: the entry (its heading,
+"exception KeyError") whose defining sentence answers it ("Raised when a mapping key is not found")."""
 WHICH_NOUN = re.compile(
     r"\b(?:which|what)\s+(?:(?:kind|type|sort|form)s?\s+of\s+)?"
     r"(?!(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|kind|type|sort)\b)([a-z]+)\b",

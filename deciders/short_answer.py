@@ -106,8 +106,10 @@ def short_answer(
     if kind == "definition":  # the sentence is the answer
         return None
     found = list(best.spans)
-    if kind == "other":  # a name or a code-like term, if the sentence has one with content words
-        found = spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
+    if kind == "other":  # its API entry's name, else a name or a code-like term with content words
+        found = (
+            list(best.spans) or spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
+        )
         found = [f for f in found if term_set(f)]
     if weights is not None:
         found = nearest_first(best.sentence, found, weights)

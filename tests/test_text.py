@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bm25s
 
-from core.text import STOPWORDS, _stemmer, identifiers, is_heading, sentences, terms
+from core.text import STOPWORDS, _stemmer, api_entry_name, identifiers, is_heading, sentences, terms
 
 
 def test_list_items_and_headings_are_sentences_of_their_own():
@@ -72,3 +72,12 @@ def test_terms_are_bm25s_tokens_of_one_text():
 def test_a_function_named_as_a_call_is_a_term_even_when_its_name_is_a_stop_word():
     assert "now" in terms("What does now() return?") and "now" not in terms("What happens now?")
     assert terms("Does any(x) return True for all (see below)?") == ("ani", "return", "true", "see")
+
+
+def test_an_api_entry_heading_names_what_it_defines():
+    assert api_entry_name("os.remove(path, *, dir_fd=None)") == "os.remove"
+    assert api_entry_name("class collections.Counter([iterable-or-mapping])") == "collections.Counter"
+    assert api_entry_name("exception KeyError") == "KeyError"
+    assert api_entry_name("@functools.lru_cache(maxsize=128, typed=False)") == "functools.lru_cache"
+    for line in ("Examples", "work_mem (integer)", "Use rmdir() to remove directories.", "print(x) prints x."):
+        assert api_entry_name(line) is None

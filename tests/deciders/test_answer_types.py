@@ -54,6 +54,7 @@ def test_default_value_after_default_is_or_before_by_default():
     assert spans("This parameter defaults to on.", "default") == ["on"]
     example = "It leaves the maxsize at its default value of 128: @lru_cache def count_vowels(s): return sum(s)"
     assert spans(example, "default") == ["128"]  # an example after a colon is not the value
+    assert spans("If not given, a default reasonable value is chosen.", "default") == []  # no value stated
     assert spans("Sets the port number.", "default") == []  # no stated default: no span
 
 

@@ -119,6 +119,28 @@ def test_an_api_entrys_defining_sentence_answers_with_the_entrys_command():
     assert answer.short_answer == "os.remove" and "Remove (delete) the file path." in answer.text
 
 
+def test_what_an_api_entry_does_is_its_defining_sentence_never_its_signature_alone():
+    entry = chunk(
+        "path", "os.path",
+        "- os.path.isabs(path)\n- Return True if path is an absolute pathname.\n- os.path.join(path, *paths)\n"
+        "- Join one or more path segments intelligently. The return value is the concatenation of path and any "
+        "members of *paths.",
+    )  # fmt: skip
+    answer = ExtractiveGenerator().generate(AnswerRequest("What does os.path.join do?", [entry], "answer"))
+    assert answer.text.startswith("os.path.join(path, *paths): Join one or more path segments intelligently.")
+
+
+def test_which_exception_is_the_entry_whose_defining_sentence_answers():
+    entry = chunk(
+        "exc", "Built-in Exceptions",
+        "- exception KeyError\n- Raised when a mapping (dictionary) key is not found in the set of existing keys.\n"
+        "- exception KeyboardInterrupt\n- Raised when the user hits the interrupt key.",
+    )  # fmt: skip
+    question = "Which exception is raised when a dictionary key is not found?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [entry], "answer"))
+    assert answer.short_answer == "KeyError" and "key is not found" in answer.text
+
+
 def test_abstains_when_no_sentence_supports_the_question_and_names_what_is_never_mentioned():
     weights = {"default": 1.0, "transaction_timeout": 9.0}
     request = AnswerRequest(
