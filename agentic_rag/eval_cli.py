@@ -37,6 +37,12 @@ def evaluate(
             "installed with apt-get when missing)."
         ),
     ] = None,
+    exclude: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--exclude", help="pgdocs: leave out the corpus files matching this pattern ('_sources/*'); repeatable."
+        ),
+    ] = None,
     deciders: Deciders = None,
     max_retries: Annotated[int, typer.Option(help="Hops allowed after the first in agentic modes (0–3).")] = 2,
     data_dir: DataDir = None,
@@ -57,6 +63,8 @@ def evaluate(
     fmt = dataset_format or detect_format(dataset)
     if corpus is not None and fmt != "pgdocs":
         raise ConfigurationError(f"--corpus is for pgdocs datasets; {dataset.name} ({fmt}) brings its own paragraphs")
+    if exclude and fmt != "pgdocs":
+        raise ConfigurationError(f"--exclude is for pgdocs datasets' corpus folders, not {dataset.name} ({fmt})")
     folder = ensure_corpus(corpus, partial(typer.echo, err=True)) if fmt == "pgdocs" else None
     config = EvalConfig(
         dataset=str(dataset.resolve()),
@@ -67,6 +75,7 @@ def evaluate(
         max_retries=max_retries,
         limit=limit,
         corpus=str(folder) if folder else None,
+        exclude=exclude or None,
     )
     RunContext(deciders=config.deciders, max_evidence=k, retrieve_k=k, max_retries=max_retries)  # validate early
     out = out or Path("eval-out") / dataset.stem

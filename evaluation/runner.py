@@ -64,6 +64,8 @@ class EvalConfig:
     limit: int | None
     corpus: str | None = None
     """pgdocs: the folder of documents (resolved path); ``None`` for pooled datasets."""
+    exclude: list[str] | None = None
+    """pgdocs: gitignore-style patterns of files under the folder to leave out (``_sources/*``)."""
 
 
 class CostCallback(UsageMetadataCallbackHandler):
@@ -162,7 +164,7 @@ class EvalRun:
         """Ingest the pooled paragraphs, or the pgdocs corpus folder (unchanged on a rerun;
         ``progress`` shows a bar per file); returns the chunk count."""
         if self.pgdocs:
-            self.app.ingest([Path(self.config.corpus)], progress=progress)
+            self.app.ingest([Path(self.config.corpus)], progress=progress, exclude=self.config.exclude or ())
             return self.app.services.store.count()
         paragraphs = corpus(self.items if self.config.limit is None else load_dataset(self.path, self.config.format))
         chunks = [Document(page_content=text, metadata={"title": title, "chunk_index": i})

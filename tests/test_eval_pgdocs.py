@@ -232,12 +232,17 @@ def test_pgdocs_eval_over_three_real_pages(tmp_path, data_dir):
     again = _eval([*args, "--out", str(tmp_path / "again"), "--limit", "1"], data_dir)
     assert again.returncode == 0, again.stderr
     assert json.loads((tmp_path / "again" / "report.json").read_text())["meta"]["chunks"] == report["meta"]["chunks"]
+    # --exclude leaves a page of the folder out (its chunks are removed from the folder's collection)
+    less = _eval([*args, "--out", str(tmp_path / "less"), "--limit", "1", "--exclude", PAGES[2]], data_dir)
+    assert less.returncode == 0, less.stderr
+    assert 0 < json.loads((tmp_path / "less" / "report.json").read_text())["meta"]["chunks"] < report["meta"]["chunks"]
 
 
 @pytest.mark.parametrize("args, message", [
     ([str(DATA / "pgdocs_qa_dev.jsonl"), "--corpus", "/nonexistent/html"], "--corpus /nonexistent/html does not exist"),
     ([str(DATA / "pgdocs_qa_dev.jsonl"), "--corpus", str(DATA / "README.md")], "is not a folder"),
     ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--corpus", "/tmp"], "--corpus is for pgdocs datasets"),
+    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--exclude", "*.txt"], "--exclude is for pgdocs datasets"),
 ])  # fmt: skip
 def test_pgdocs_eval_errors(tmp_path, data_dir, args, message):
     proc = _eval([*args, "--out", str(tmp_path / "o")], data_dir, timeout=120)
