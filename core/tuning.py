@@ -127,6 +127,9 @@ class Tuning:
     """Ranking bonus per unit of the grader's relevance of the sentence's chunk."""
     order_penalty: float = 0.05
     """Ranking penalty per place of the sentence's chunk in the evidence order."""
+    changelog_penalty: float = 0.1
+    """Ranking penalty of a sentence from release notes ("What's New In Python 2.6", "E.19.
+    Release 15") when the question does not ask about versions or changes."""
     part_coverage: float = 0.5
     """Least share of a sub-question's terms an evidence sentence must hold to answer that part."""
     rare_name_chunks: int = 2

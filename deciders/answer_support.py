@@ -22,7 +22,7 @@ from core.text import api_entry_name, is_heading, sentences, term_set
 from core.tuning import Tuning
 from deciders.answer_types import UNTYPED, AnswerType, spans
 from deciders.chunks import HopChunk
-from deciders.lexicon import API_NOUNS, WHICH_NOUN
+from deciders.lexicon import ABOUT_VERSIONS, API_NOUNS, CHANGELOG_TITLE, MODULE_TITLE, WHICH_NOUN
 
 TITLE_WEIGHT = 0.6
 """How much a question term counts when only the chunk's title holds it."""
@@ -130,9 +130,12 @@ def rank_candidates(
     """
     found: dict[str, dict] = {}
     total = sum(weights.values())
-    asks_api = bool((noun := WHICH_NOUN.search(question)) and noun[1].lower() in API_NOUNS)  # "which exception …?"
+    noun = (found_noun := WHICH_NOUN.search(question)) and found_noun[1].lower()
+    asks_api = noun in API_NOUNS  # "which exception …?"
+    versions = bool(ABOUT_VERSIONS.search(question))
     for rank, chunk in enumerate(evidence):
         title_terms = term_set(chunk["title"])
+        module = (found_module := MODULE_TITLE.match(chunk["title"])) and found_module["name"]
         # an API entry's signature line names the thing; its sentences say what it does (a default is in it)
         usable = {s for s in answer_sentences(chunk, avoid) if kind == "default" or not api_entry_name(s)}
         before: list[tuple[str, frozenset[str]]] = []
@@ -153,7 +156,8 @@ def rank_candidates(
                     in_head = head is not None and (term in head[1] or term in head[2])
                     scale = IN_ENTRY if head is not None else 1.0  # an entry is about its heading
                     passing = named_entry and "_" in term and term not in head[1]
-                    own_name = (named_entry and "_" in term and term in head[1]) or term in api_terms
+                    # an entry's own name counts in full for its defining sentence ("Return a casefolded copy")
+                    own_name = (named_entry and "_" in term and term in head[1]) or (term in api_terms and not head[2])
                     head_weight = 1.0 if own_name else HEAD_WEIGHT
                     near = [
                         scale * w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(before), strict=False) if term in prev
@@ -186,6 +190,8 @@ def rank_candidates(
                     # the file path."); later ones may be about another ("Use rmdir() to remove directories.")
                     entry = api_entry_name(head[0])
                     typed = (entry,) if entry else tuple(spans(head[0], kind, question)) if kind == "command" else ()
+                if noun == "module" and module and not typed:  # "which module …?": the page's module (heapq)
+                    typed = (module,)
                 seen = found.get(sentence)  # overlapping chunks repeat sentences: keep the best supported
                 if seen is None or joint_support([credits], weights) > joint_support([seen["credits"]], weights):
                     found[sentence] = {
@@ -212,6 +218,7 @@ def rank_candidates(
             + tuning.type_bonus * (kind in UNTYPED or bool(item["spans"]))
             + tuning.relevance_bonus * item["chunk"].get("relevance", item["chunk"].get("score", 0.0))
             - tuning.order_penalty * item["rank"]
+            - tuning.changelog_penalty * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"])))
         )
         ranked.append(
             Candidate(

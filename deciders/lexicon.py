@@ -90,9 +90,17 @@ LARGEST = _any_word("more most larger largest bigger biggest higher highest long
 SMALLEST = _any_word("less least fewer fewest smaller smallest lower lowest shorter shortest")
 
 # -- the noun a question asks for (generator's short answer) -----------------------------------------
-API_NOUNS = frozenset({"exception", "error", "warning", "function", "method", "class", "decorator", "attribute"})
+API_NOUNS = frozenset(
+    {"exception", "error", "warning", "function", "method", "class", "decorator", "attribute", "module"}
+)
 """What a "which NOUN …?" question over an API reference asks for by name: the entry (its heading,
 "exception KeyError") whose defining sentence answers it ("Raised when a mapping key is not found")."""
+CHANGELOG_TITLE = re.compile(r"^(?:what['’]s new|release notes|changelog|changes in)\b|\brelease \d", re.I)
+"""The title of release notes: they tell what changed, not what a thing is or does."""
+ABOUT_VERSIONS = re.compile(r"\b(?:new|changed?|version|release[sd]?|added|deprecated|removed|since)\b", re.I)
+"""A question about versions or changes, which release notes answer."""
+MODULE_TITLE = re.compile(r"^(?P<name>[a-z_][\w.]*) — ")
+"""A module's page title in the Python manual ("heapq — Heap queue algorithm"): the module."""
 WHICH_NOUN = re.compile(
     r"\b(?:which|what)\s+(?:(?:kind|type|sort|form)s?\s+of\s+)?"
     r"(?!(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|kind|type|sort)\b)([a-z]+)\b",

@@ -218,16 +218,11 @@ class ChunkStore:
         return removed
 
     def finish_load(self, min_chunks: int | None = None) -> tuple[GraphUpdate, bool]:
-        """After a load, two things at once, on two connections (two server processes): the
-        mention graph is brought in step (:meth:`store.mentions.MentionGraph.update`, on this
-        connection) while a second connection builds the postings' indexes a bulk load dropped
-        (:meth:`store.lexical.LexicalIndex.ensure_indexes`) and the HNSW index once the
-        collection is large enough (:meth:`store.vectors.VectorIndex.ensure`), and refreshes the
-        planner's statistics.
-
-        Args:
-            min_chunks: the collection size from which the HNSW index is built (default
-                ``tuning.hnsw_min_chunks``).
+        """After a load, on two connections at once: this one brings the mention graph in step
+        (:meth:`store.mentions.MentionGraph.update`) while a second builds the postings' indexes
+        a bulk load dropped (:meth:`store.lexical.LexicalIndex.ensure_indexes`) and the HNSW
+        index from ``min_chunks`` chunks (default ``tuning.hnsw_min_chunks``;
+        :meth:`store.vectors.VectorIndex.ensure`), and refreshes the planner's statistics.
 
         Returns:
             The graph update, and whether the HNSW index was built now.

@@ -16,6 +16,7 @@ from deciders.generator import (
 )
 from deciders.lexicon import MODEL_FREE
 from deciders.llm_generator import LLMGenerator, wrong_type
+from providers.embeddings import load_embedding_model
 
 QUESTION = "Which league does Donnie Smith play in?"
 
@@ -139,6 +140,49 @@ def test_which_exception_is_the_entry_whose_defining_sentence_answers():
     question = "Which exception is raised when a dictionary key is not found?"
     answer = ExtractiveGenerator().generate(AnswerRequest(question, [entry], "answer"))
     assert answer.short_answer == "KeyError" and "key is not found" in answer.text
+
+
+def test_what_an_entry_does_is_its_defining_sentence_not_a_later_note():
+    entry = chunk(
+        "ctx", "contextlib",
+        "- contextlib.suppress(*exceptions)\n- Return a context manager that suppresses any of the specified "
+        "exceptions if they occur in the body of a with statement and then resumes execution with the first "
+        "statement following the end of the with statement.\n- As with any other mechanism that completely "
+        "suppresses exceptions, this context manager should be used only to cover very specific errors.\n"
+        "- New in version 3.4.",
+    )  # fmt: skip
+    generator = ExtractiveGenerator(embeddings=load_embedding_model("wordllama").embeddings)
+    answer = generator.generate(AnswerRequest("What does contextlib.suppress do?", [entry], "answer"))
+    assert answer.text.startswith("contextlib.suppress(*exceptions): Return a context manager that suppresses")
+
+
+def test_which_module_is_the_module_whose_page_answers():
+    page = chunk(
+        "heapq", "heapq — Heap queue algorithm",
+        "Source code: Lib/heapq.py\nThis module provides an implementation of the heap queue algorithm, also known "
+        "as the priority queue algorithm.",
+    )  # fmt: skip
+    question = "Which module provides an implementation of the heap queue algorithm?"
+    assert ExtractiveGenerator().generate(AnswerRequest(question, [page], "answer")).short_answer == "heapq"
+
+
+def test_release_notes_rank_below_the_reference_unless_the_question_asks_about_versions():
+    notes = chunk(
+        "new", "What's New In Python 3.8",
+        "functools.lru_cache() can now be used as a straight decorator rather than as a function returning a "
+        "decorator.",
+    )  # fmt: skip
+    reference = chunk(
+        "ref", "functools",
+        "- @functools.lru_cache(maxsize=128, typed=False)\n- Decorator to wrap a function with a memoizing "
+        "callable that saves up to the maxsize most recent calls.",
+    )  # fmt: skip
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("What does functools.lru_cache do?", [notes, reference], "answer")
+    )
+    assert answer.cited == [(1, "ref")] and "memoizing callable" in answer.text
+    changed = "What changed about functools.lru_cache in Python 3.8?"
+    assert ExtractiveGenerator().generate(AnswerRequest(changed, [notes, reference], "answer")).cited[0] == (1, "new")
 
 
 def test_abstains_when_no_sentence_supports_the_question_and_names_what_is_never_mentioned():
