@@ -14,7 +14,7 @@ import re
 from typing import Literal
 
 from core.text import STOPWORDS, names, term_set, terms, tidy_span
-from deciders.lexicon import CODE_SPELLING, NATION, NATION_OF
+from deciders.lexicon import CODE_SPELLING, FURNITURE, NATION, NATION_OF
 
 AnswerType = Literal[
     "yes_no",
@@ -289,7 +289,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     if kind in ("person", "organisation", "place"):
         found = [_name_only(s) for s in found]
     kept = [tidy_span(s) for s in found if s and tidy_span(s)]
-    return list(dict.fromkeys(s for s in kept if not _repeats(s, kind, question, asked)))
+    return list(dict.fromkeys(s for s in kept if not _repeats(s, kind, question, asked) and not FURNITURE.match(s)))
 
 
 def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) -> bool:

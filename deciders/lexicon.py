@@ -186,3 +186,11 @@ a "who" question's answer is a person's name before one of these (a gazetteer-st
 CODE_SPELLING = re.compile(r"^[\\-]|_|\(\)|\.\w")
 """A command spelled as code: a meta-command (``\\password``), an option (``-f``), a snake_case
 or dotted name, a call (``now()``)."""
+
+FURNITURE = re.compile(
+    r"^(?:(?:chapter|section|table|figure|example|appendix|part)\s+[\dIVX][\d.]*|tip|notes?|warning|caution|important|"
+    r"examples?|source(?: code)?|see(?: also)?|description|synopsis|parameters|outputs?|overview|introduction)$",
+    re.IGNORECASE,
+)
+"""A document's furniture, never an answer: a cross-reference ("Chapter 13", "Table 8.4") or a
+label ("Tip", "Note", "Examples", "Source code")."""

@@ -130,6 +130,11 @@ def test_the_question_own_words_are_not_its_answer():
     assert spans("Use work_mem or maintenance_work_mem.", "command", question) == ["maintenance_work_mem"]
 
 
+def test_a_documents_furniture_is_no_answer():
+    assert spans("Tip: see Chapter 13 and Table 8.4.", "person") == []
+    assert spans("Description and Examples follow; Joan Baez sang.", "person") == ["Joan Baez"]
+
+
 def test_a_command_spelled_as_code_answers_a_question_using_its_words_unless_the_question_names_it():
     question = "How do I change my password from psql?"
     assert spans("psql has a command \\password that changes the password.", "command", question) == ["\\password"]
