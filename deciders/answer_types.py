@@ -14,7 +14,7 @@ import re
 from typing import Literal
 
 from core.text import STOPWORDS, names, term_set, terms, tidy_span
-from deciders.lexicon import CODE_SPELLING, FURNITURE, NATION, NATION_OF
+from deciders.lexicon import ACRONYMS, CODE_SPELLING, FURNITURE, NATION, NATION_OF
 
 AnswerType = Literal[
     "yes_no",
@@ -243,16 +243,15 @@ def default_measure(question: str) -> Literal["quantity", "number"] | None:
 
 
 def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
-    """Spans of ``sentence`` of type ``kind``, in order; spans whose terms all appear in
-    ``question`` are left out (the question's own words are not its answer).
+    """Spans of ``sentence`` of type ``kind``, in order, without the question's own words, a
+    document's furniture (``lexicon.FURNITURE``) or, for a command, an acronym ("RFC").
 
     ``default`` is the value after "default is / defaults to" (or before "by default"), or a
-    signature's default of a parameter the question names (``maxsize=128``), kept
-    only when it is the measure the question asks for (:func:`default_measure`);
+    signature's default of a parameter the question names (``maxsize=128``), kept only when it
+    is the measure the question asks for (:func:`default_measure`);
     ``yes_no`` gives "No" when a negation cue negates one of the question's terms in the
-    sentence (:func:`negated`) and "Yes" otherwise; names (person, place, organisation) are
-    capitalised names, and a place may also be a file name or path; ``other`` gives nothing.
-    """
+    sentence (:func:`negated`), else "Yes"; names are capitalised names (a place also a file or
+    path); ``other`` gives nothing."""
     asked = term_set(question)
     if kind == "default":
         found = [m["value"] or m["comma"] or m["before"] for m in _DEFAULT_VALUE.finditer(sentence)]
@@ -289,7 +288,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     if kind in ("person", "organisation", "place"):
         found = [_name_only(s) for s in found]
     kept = [tidy_span(s) for s in found if s and tidy_span(s)]
-    return list(dict.fromkeys(s for s in kept if not _repeats(s, kind, question, asked) and not FURNITURE.match(s)))
+    kept = [s for s in kept if not (kind == "command" and s in ACRONYMS) and not FURNITURE.match(s)]
+    return list(dict.fromkeys(s for s in kept if not _repeats(s, kind, question, asked)))
 
 
 def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) -> bool:

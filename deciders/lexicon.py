@@ -194,3 +194,9 @@ FURNITURE = re.compile(
 )
 """A document's furniture, never an answer: a cross-reference ("Chapter 13", "Table 8.4") or a
 label ("Tip", "Note", "Examples", "Source code")."""
+ACRONYMS = frozenset(
+    "RFC PEP API ABI URL URI HTTP HTTPS HTML XML JSON CSV TSV UTF ASCII UTC GMT ISO ANSI IEEE POSIX CPU GPU RAM OS IO "
+    "TCP IP UDP SSL TLS DNS ID UUID GIL IDE CLI GUI PDF FAQ MB GB KB TB".split()
+)
+"""All-capitals words that name a standard, format or unit, never a command ("RFC 4180", "UTC"),
+unlike SQL's keywords ("VACUUM", "CREATE INDEX")."""

@@ -133,6 +133,7 @@ def test_the_question_own_words_are_not_its_answer():
 def test_a_documents_furniture_is_no_answer():
     assert spans("Tip: see Chapter 13 and Table 8.4.", "person") == []
     assert spans("Description and Examples follow; Joan Baez sang.", "person") == ["Joan Baez"]
+    assert spans("It was described in RFC 4180; use VACUUM.", "command") == ["VACUUM"]  # an acronym is no command
 
 
 def test_a_command_spelled_as_code_answers_a_question_using_its_words_unless_the_question_names_it():
