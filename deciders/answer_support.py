@@ -142,7 +142,8 @@ def rank_candidates(
         head: tuple[str, frozenset[str], frozenset[str]] | None = None  # the entry the sentence belongs to
         for sentence in sentences(chunk["text"]):
             own = term_set(sentence)
-            if api_entry_name(sentence):
+            entry_line = api_entry_name(sentence) is not None
+            if entry_line:
                 head, before = None, []  # a new API entry: what came before is about another
             if before and before[-1][0].startswith("|") != sentence.startswith("|"):
                 before = []  # a table's rows and the prose around it are not one passage: no proximity credit across
@@ -202,7 +203,7 @@ def rank_candidates(
                         "context": context,
                         "window": f"{supplying or ''} {sentence}".strip(),
                     }
-            if is_heading(sentence) or api_entry_name(sentence):
+            if entry_line or is_heading(sentence):
                 head = (sentence, own, frozenset())
             elif head is not None and not head[2] and sentence != head[0]:
                 head = (head[0], head[1], own)  # the entry's defining sentence counts as its heading

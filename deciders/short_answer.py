@@ -107,9 +107,7 @@ def short_answer(
         return None
     found = list(best.spans)
     if kind == "other":  # its API entry's name, else a name or a code-like term with content words
-        found = (
-            list(best.spans) or spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
-        )
+        found = found or spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
         found = [f for f in found if term_set(f)]
     if weights is not None:
         found = nearest_first(best.sentence, found, weights)
