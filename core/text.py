@@ -109,6 +109,8 @@ def _sentences(text: str) -> tuple[str, ...]:
             blocks += [[_LIST_ITEM.sub("", stripped)]]
         elif not stripped:
             blocks.append([])
+        elif blocks[-1] and _titles(blocks[-1][-1]) and stripped[:1].isupper():
+            blocks += [[blocks[-1].pop()], [stripped]]  # a heading line ("Examples") before a paragraph
         else:
             blocks[-1].append(stripped)
     found = []
@@ -117,6 +119,15 @@ def _sentences(text: str) -> tuple[str, ...]:
         if joined:
             found += [s.strip() for s in _segmenter.segment(joined) if s.strip()]
     return tuple(found)
+
+
+def _titles(line: str) -> bool:
+    """Whether a line reads as a section's title or an API entry's signature when a capitalised
+    line follows it: heading-like (:func:`is_heading`), capitalised, numbered or a signature
+    (:func:`api_entry_name`), no trailing comma (text extracted one block per line — "Examples"
+    then "Obtain a SHARE lock …" — runs them together otherwise)."""
+    opens = line[:1].isupper() or line[:1].isdigit() or api_entry_name(line) is not None
+    return opens and is_heading(line) and not line.endswith(",")
 
 
 def is_heading(sentence: str) -> bool:

@@ -13,6 +13,16 @@ def test_list_items_and_headings_are_sentences_of_their_own():
                                "hard wrapped line."]  # fmt: skip
 
 
+def test_a_heading_line_before_a_paragraph_is_a_sentence_of_its_own():
+    extracted = "Notes\nLOCK TABLE only deals with table-level locks.\nExamples\nObtain a SHARE lock:"
+    assert sentences(extracted) == ["Notes", "LOCK TABLE only deals with table-level locks.", "Examples",
+                                    "Obtain a SHARE lock:"]  # fmt: skip
+    signature = "str.zfill(width)\nReturn a copy of the string left filled with ASCII '0' digits."
+    assert sentences(signature)[0] == "str.zfill(width)"
+    wrapped = "The parser was written\nin C, then\nRewritten in Python."
+    assert sentences(wrapped) == ["The parser was written in C, then Rewritten in Python."]  # lower case, a comma
+
+
 def test_a_grid_table_row_is_read_as_its_cells_text():
     table = (
         "+------+--------------------------------------+\n"
