@@ -225,7 +225,16 @@ def test_unreachable_database_url():
         ChunkStore.open("postgresql://nobody@127.0.0.1:1/none", "x", load_embedding_model("wordllama"))
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("runuser"), reason="needs root to act as another user")
+def _other_user_runs_python() -> bool:
+    """Whether this process can run this Python as user ``nobody`` (root, runuser, and an
+    interpreter outside a folder only root can enter, such as a 0700 /root)."""
+    if os.geteuid() != 0 or not shutil.which("runuser"):
+        return False
+    probe = subprocess.run(["runuser", "-u", "nobody", "--", sys.executable, "-c", "pass"], capture_output=True)
+    return probe.returncode == 0
+
+
+@pytest.mark.skipif(not _other_user_runs_python(), reason="needs root and a Python that user nobody can run")
 def test_an_embedded_server_lock_file_of_another_user_is_one_clear_line():
     """pgserver keeps one lock file in the temp folder; made by root, it stops every other user."""
     shared_tmp = Path(tempfile.mkdtemp(prefix="shared-tmp-"))  # under /tmp: the other user can reach it
