@@ -127,6 +127,9 @@ class Tuning:
     """Ranking bonus per unit of the grader's relevance of the sentence's chunk."""
     order_penalty: float = 0.05
     """Ranking penalty per place of the sentence's chunk in the evidence order."""
+    definition_bonus: float = 0.1
+    """Ranking bonus of an entry's defining sentence (the first under its heading or signature)
+    for a "What is X?" / "What does X do?" question."""
     changelog_penalty: float = 0.1
     """Ranking penalty of a sentence from release notes ("What's New In Python 2.6", "E.19.
     Release 15") when the question does not ask about versions or changes."""

@@ -123,7 +123,8 @@ def rank_candidates(
         kind: its expected answer type.
         evidence: the chunks, best first (a later chunk loses ``tuning.order_penalty`` per place).
         weights: the question's terms with their weights (:func:`focus_weights`).
-        tuning: ``dense_share``, ``type_bonus``, ``relevance_bonus``, ``order_penalty``.
+        tuning: ``dense_share``, ``type_bonus``, ``relevance_bonus``, ``order_penalty``,
+            ``definition_bonus``, ``changelog_penalty``.
         avoid: sentences not to use (claims a grounding check rejected).
         embeddings: the collection's embedding model (LangChain ``Embeddings``), for the
             sentence–question similarity; ``None`` ranks on words alone.
@@ -202,6 +203,7 @@ def rank_candidates(
                         "spans": typed,
                         "context": context,
                         "window": f"{supplying or ''} {sentence}".strip(),
+                        "defining": defining,
                     }
             if entry_line or is_heading(sentence):
                 head = (sentence, own, frozenset())
@@ -219,6 +221,7 @@ def rank_candidates(
             + tuning.type_bonus * (kind in UNTYPED or bool(item["spans"]))
             + tuning.relevance_bonus * item["chunk"].get("relevance", item["chunk"].get("score", 0.0))
             - tuning.order_penalty * item["rank"]
+            + tuning.definition_bonus * (kind == "definition" and item["defining"])
             - tuning.changelog_penalty * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"])))
         )
         ranked.append(

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal, Mapping, Protocol, Sequence
 
@@ -223,10 +224,11 @@ class ExtractiveGenerator:
         alone = support if chain else blended_support(chosen[:1], weights, self.tuning)
         answerable = not request.absent_terms  # a question about a thing no document names
         # a name the documents mention only in passing is a thing they are not about ("What is
-        # MySQL's default port?"), unless the answer comes from where they mention it
+        # MySQL's default port?"), unless the answer comes from where they mention it — a dotted
+        # name also where its module and its entry are ("functools module" … "lru_cache(maxsize=128)")
         if request.rare_names:
             held = " ".join(f"{c.chunk['title']} {c.chunk['text']}" for c in chosen).lower()
-            missing += [name for name in request.rare_names if name.lower() not in held]
+            missing += [name for name in request.rare_names if not _holds(held, name.lower())]
         if mode == "answer" and answerable and not missing and chosen and alone >= self.tuning.min_answer_support:
             text, cited = cite(chosen)
             # a chain's answer is at its end: "the drummer of the band that released X" is named
@@ -251,6 +253,16 @@ class ExtractiveGenerator:
         body, cited = cite(closest)
         text = f"{NO_ANSWER} contain a clear answer to this question{never}. The closest passages found: {body}"
         return Answer(text, cited, MODEL_FREE, abstained=True, support=support)
+
+
+def _holds(text: str, name: str) -> bool:
+    """Whether lower-cased ``text`` names ``name``: literally, or for a dotted name, its parts
+    as words with the last one written as a call or signature (``lru_cache(``)."""
+    if name in text:
+        return True
+    *parts, last = name.split(".")
+    words = set(re.findall(r"\w+", text))
+    return bool(parts) and set(parts) <= words and f"{last}(" in text
 
 
 def compared(comparison: Comparison, weights: dict[str, float]) -> Answer:

@@ -156,6 +156,25 @@ def test_what_an_entry_does_is_its_defining_sentence_not_a_later_note():
     assert answer.text.startswith("contextlib.suppress(*exceptions): Return a context manager that suppresses")
 
 
+PYDOC_FUNCTOOLS = chunk(
+    "ft", "functools module",
+    "FUNCTIONS\n    lru_cache(maxsize=128, typed=False)\n        Least-recently-used cache decorator.\n        \n"
+    "        If *maxsize* is set to None, the LRU features are disabled.\n        \n        View the cache "
+    "statistics named tuple with f.cache_info().  Clear the cache and statistics with f.cache_clear().\n",
+)  # fmt: skip
+
+
+def test_a_dotted_name_is_held_where_its_module_and_its_entry_are():
+    generator = ExtractiveGenerator(embeddings=load_embedding_model("wordllama").embeddings)
+    question = "What does functools.lru_cache do?"
+    request = AnswerRequest(question, [PYDOC_FUNCTOOLS], "answer", rare_names=["functools.lru_cache"])
+    answer = generator.generate(request)  # pydoc never writes "functools.lru_cache": its page and entry do
+    assert not answer.abstained and "Least-recently-used cache decorator." in answer.text
+    elsewhere = AnswerRequest("What does functools.partial do?", [PYDOC_FUNCTOOLS], "answer",
+                              rare_names=["functools.partial"])  # fmt: skip
+    assert generator.generate(elsewhere).abstained  # no "partial(" entry here
+
+
 def test_which_module_is_the_module_whose_page_answers():
     page = chunk(
         "heapq", "heapq — Heap queue algorithm",
