@@ -137,23 +137,24 @@ def rank_candidates(
     for rank, chunk in enumerate(evidence):
         title_terms = term_set(chunk["title"])
         module = (found_module := MODULE_TITLE.match(chunk["title"])) and found_module["name"]
-        # an API entry's signature line names the thing; its sentences say what it does (a default is in it)
-        usable = {s for s in answer_sentences(chunk, avoid) if kind == "default" or not api_entry_name(s)}
+        usable = set(answer_sentences(chunk, avoid))
         before: list[tuple[str, frozenset[str]]] = []
         head: tuple[str, frozenset[str], frozenset[str]] | None = None  # the entry the sentence belongs to
+        head_entry: str | None = None  # the name the head defines when it is an API signature line
         for sentence in sentences(chunk["text"]):
             own = term_set(sentence)
-            entry_line = api_entry_name(sentence) is not None
-            if entry_line:
-                head, before = None, []  # a new API entry: what came before is about another
+            line_entry = api_entry_name(sentence)
+            if line_entry:
+                head, head_entry, before = None, None, []  # a new API entry: what came before is about another
             if before and before[-1][0].startswith("|") != sentence.startswith("|"):
                 before = []  # a table's rows and the prose around it are not one passage: no proximity credit across
-            if sentence in usable:
+            # an API entry's signature line names the thing; its sentences say what it does (a default is in it)
+            if sentence in usable and (kind == "default" or not line_entry):
                 credits, from_head, from_previous = {}, 0.0, 0.0
                 # an entry named by another exact name ("hash_mem_multiplier (floating point)")
                 # mentions an exact name of the question ("work_mem") only in passing
                 named_entry = head is not None and any("_" in h for h in head[1])
-                api_terms = term_set(api_entry_name(head[0]) or "") if head is not None else frozenset()
+                api_terms = term_set(head_entry or "")
                 for term, weight in weights.items():
                     in_head = head is not None and (term in head[1] or term in head[2])
                     scale = IN_ENTRY if head is not None else 1.0  # an entry is about its heading
@@ -181,7 +182,7 @@ def rank_candidates(
                 names_entry = (
                     head is not None
                     and head[0] != sentence
-                    and ("_" in head[0] or api_entry_name(head[0]) is not None)
+                    and ("_" in head[0] or head_entry is not None)
                     and not head[1] <= own
                 )
                 context = supplying or (head[0] if names_entry else None)
@@ -190,8 +191,8 @@ def rank_candidates(
                 if defining and not typed and (kind == "command" or asks_api):
                     # an entry's defining sentence is about the entry's name ("os.remove(path)": "Remove (delete)
                     # the file path."); later ones may be about another ("Use rmdir() to remove directories.")
-                    entry = api_entry_name(head[0])
-                    typed = (entry,) if entry else tuple(spans(head[0], kind, question)) if kind == "command" else ()
+                    command = tuple(spans(head[0], kind, question)) if kind == "command" else ()
+                    typed = (head_entry,) if head_entry else command
                 if noun == "module" and module and not typed:  # "which module …?": the page's module (heapq)
                     typed = (module,)
                 seen = found.get(sentence)  # overlapping chunks repeat sentences: keep the best supported
@@ -205,8 +206,8 @@ def rank_candidates(
                         "window": f"{supplying or ''} {sentence}".strip(),
                         "defining": defining,
                     }
-            if entry_line or is_heading(sentence):
-                head = (sentence, own, frozenset())
+            if line_entry or is_heading(sentence):
+                head, head_entry = (sentence, own, frozenset()), line_entry
             elif head is not None and not head[2] and sentence != head[0]:
                 head = (head[0], head[1], own)  # the entry's defining sentence counts as its heading
             before = [*before, (sentence, own)][-len(NEAR_WEIGHTS) :]
