@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -69,3 +71,13 @@ class TableAddon:
         """Drop its tables if they exist (left over when the chunk table was dropped with ``CASCADE``)."""
         if self.suffixes:
             self._conn.execute(f"DROP TABLE IF EXISTS {', '.join(f'{self.table}_{s}' for s in self.suffixes)}")
+
+    @contextmanager
+    def serialised(self, what: str) -> Iterator[None]:
+        """A transaction holding the advisory lock ``<table>_<what>`` until it ends, so processes
+        sharing the database run the block one after another: ``CREATE INDEX IF NOT EXISTS`` is
+        not safe against a concurrent twin (both pass the check, the second fails on the catalog's
+        unique key), and the mention graph's update must not interleave."""
+        with self._conn.transaction():
+            self._conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{self.table}_{what}",))
+            yield

@@ -145,18 +145,20 @@ class LexicalIndex(TableAddon):
         """Create the postings' indexes if they do not exist: by term and impact (the query's
         top postings) and by chunk (removing a chunk's postings)."""
         t = self.table
-        self._conn.execute(
-            f"""CREATE INDEX IF NOT EXISTS {t}_terms_impact_idx ON {t}_terms (term, impact DESC)
-                    INCLUDE (chunk_id, tf, len);
-                CREATE INDEX IF NOT EXISTS {t}_terms_chunk_idx ON {t}_terms (chunk_id)"""
-        )
+        with self.serialised("terms_indexes"):
+            self._conn.execute(
+                f"""CREATE INDEX IF NOT EXISTS {t}_terms_impact_idx ON {t}_terms (term, impact DESC)
+                        INCLUDE (chunk_id, tf, len);
+                    CREATE INDEX IF NOT EXISTS {t}_terms_chunk_idx ON {t}_terms (chunk_id)"""
+            )
 
     def drop_indexes(self) -> None:
         """Drop the postings' indexes before a load larger than the collection: inserting into an
         unindexed table and building each index once afterwards (:meth:`ensure_indexes`) takes
         about half the time of maintaining them posting by posting (PostgreSQL manual,
         "Populating a Database": remove indexes). Searches meanwhile read the postings unindexed."""
-        self._conn.execute(f"DROP INDEX IF EXISTS {self.table}_terms_impact_idx, {self.table}_terms_chunk_idx")
+        with self.serialised("terms_indexes"):
+            self._conn.execute(f"DROP INDEX IF EXISTS {self.table}_terms_impact_idx, {self.table}_terms_chunk_idx")
 
     def current(self) -> bool:
         """Whether the index has this layout (collections indexed by the earlier per-row trigger do not)."""

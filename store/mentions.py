@@ -217,8 +217,7 @@ class MentionGraph(TableAddon):
         """
         t, conn = self.table, self._conn
         started = time.perf_counter()
-        with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{t}_mentions",))
+        with self.serialised("mentions"):
             before = {r[0] for r in conn.execute(f"SELECT alias FROM {t}_scanned").fetchall()}
             fresh = conn.execute(
                 f"""SELECT c.chunk_id, coalesce(c.title, ''), c.content FROM {t} c

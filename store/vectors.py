@@ -41,7 +41,9 @@ class VectorIndex(TableAddon):
         threshold = self.tuning.hnsw_min_chunks if min_chunks is None else min_chunks
         if chunks < threshold or self.exists():
             return False
-        with self._conn.transaction():
+        with self.serialised("hnsw"):
+            if self.exists():  # another process built it while this one waited
+                return False
             self._conn.execute(f"SET LOCAL maintenance_work_mem = '{self.tuning.hnsw_build_memory_mb}MB'")
             self._conn.execute(
                 f"""CREATE INDEX IF NOT EXISTS {self.name} ON {self.table} USING hnsw (embedding vector_cosine_ops)
@@ -51,7 +53,8 @@ class VectorIndex(TableAddon):
 
     def drop_index(self) -> None:
         """Drop the HNSW index (searches become exact scans)."""
-        self._conn.execute(f"DROP INDEX IF EXISTS {self.name}")
+        with self.serialised("hnsw"):
+            self._conn.execute(f"DROP INDEX IF EXISTS {self.name}")
 
     def search(self, vector: list[float], k: int, where: ChunkFilter | None = None) -> list[tuple[str, float]]:
         """Top ``k`` (chunk id, cosine similarity) by distance to ``vector``, best first; only

@@ -362,3 +362,36 @@ def test_a_load_larger_than_the_collection_builds_the_postings_indexes_once_afte
     reopened = make_app(app.settings.collection).services.store
     assert _postings_indexes(app, reopened) == {"terms_impact_idx", "terms_chunk_idx"}
     assert reopened.lexical.search("youth team", 3)
+
+
+def test_processes_building_the_same_index_at_once_wait_for_each_other(make_app):
+    """Two loads finishing together both build the postings' indexes; ``CREATE INDEX IF NOT
+    EXISTS`` alone lets the second fail on the catalog's unique key when the first commits."""
+    import threading
+
+    from store.lexical import LexicalIndex
+
+    app = make_app()
+    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    store = app.services.store
+    store.lexical.drop_indexes()
+    with psycopg.connect(app.services.database_url, autocommit=True) as first:
+        with psycopg.connect(app.services.database_url, autocommit=True) as second:
+            building, waiting = LexicalIndex(first, store.table), LexicalIndex(second, store.table)
+            errors = []
+
+            def other_process() -> None:
+                try:
+                    waiting.ensure_indexes()
+                except psycopg.Error as exc:
+                    errors.append(exc)
+
+            with building.serialised("terms_indexes"):
+                building.ensure_indexes()  # built, not yet committed
+                other = threading.Thread(target=other_process)
+                other.start()
+                other.join(0.5)
+                assert other.is_alive()  # waits for the first build to commit
+            other.join(30)
+    assert not other.is_alive() and not errors
+    assert _postings_indexes(app, store) == {"terms_impact_idx", "terms_chunk_idx"}
