@@ -133,6 +133,10 @@ class Tuning:
     changelog_penalty: float = 0.1
     """Ranking penalty of a sentence from release notes ("What's New In Python 2.6", "E.19.
     Release 15") when the question does not ask about versions or changes."""
+    command_bonus: float = 0.2
+    """Ranking bonus of a sentence (with its context, or its chunk's title) naming a command the
+    question writes in capitals, or its first two or more words ("ALTER SYSTEM" of "ALTER
+    SYSTEM SET"; :data:`deciders.lexicon.COMMAND_PHRASE`)."""
     part_coverage: float = 0.5
     """Least share of a sub-question's terms an evidence sentence must hold to answer that part."""
     rare_name_chunks: int = 2

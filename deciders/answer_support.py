@@ -22,7 +22,15 @@ from core.text import api_entry_name, is_heading, sentences, term_set
 from core.tuning import Tuning
 from deciders.answer_types import UNTYPED, AnswerType, spans
 from deciders.chunks import HopChunk
-from deciders.lexicon import ABOUT_VERSIONS, API_NOUNS, CHANGELOG_TITLE, MODULE_TITLE, WHICH_NOUN
+from deciders.lexicon import (
+    ABOUT_VERSIONS,
+    API_NOUNS,
+    CHANGELOG_TITLE,
+    COMMAND_PHRASE,
+    MODULE_TITLE,
+    SYNTAX_LINE,
+    WHICH_NOUN,
+)
 
 TITLE_WEIGHT = 0.6
 """How much a question term counts when only the chunk's title holds it."""
@@ -124,7 +132,7 @@ def rank_candidates(
         evidence: the chunks, best first (a later chunk loses ``tuning.order_penalty`` per place).
         weights: the question's terms with their weights (:func:`focus_weights`).
         tuning: ``dense_share``, ``type_bonus``, ``relevance_bonus``, ``order_penalty``,
-            ``definition_bonus``, ``changelog_penalty``.
+            ``definition_bonus``, ``changelog_penalty``, ``command_bonus``.
         avoid: sentences not to use (claims a grounding check rejected).
         embeddings: the collection's embedding model (LangChain ``Embeddings``), for the
             sentence–question similarity; ``None`` ranks on words alone.
@@ -134,6 +142,7 @@ def rank_candidates(
     noun = (found_noun := WHICH_NOUN.search(question)) and found_noun[1].lower()
     asks_api = noun in API_NOUNS  # "which exception …?"
     versions = bool(ABOUT_VERSIONS.search(question))
+    commands = _command_prefixes(question)
     for rank, chunk in enumerate(evidence):
         title_terms = term_set(chunk["title"])
         module = (found_module := MODULE_TITLE.match(chunk["title"])) and found_module["name"]
@@ -149,7 +158,11 @@ def rank_candidates(
             if before and before[-1][0].startswith("|") != sentence.startswith("|"):
                 before = []  # a table's rows and the prose around it are not one passage: no proximity credit across
             # an API entry's signature line names the thing; its sentences say what it does (a default is in it)
-            if sentence in usable and (kind == "default" or not line_entry):
+            if (
+                sentence in usable
+                and (kind == "default" or not line_entry)
+                and (kind == "command" or not SYNTAX_LINE.search(sentence))
+            ):
                 credits, from_head, from_previous = {}, 0.0, 0.0
                 # an entry named by another exact name ("hash_mem_multiplier (floating point)")
                 # mentions an exact name of the question ("work_mem") only in passing
@@ -224,6 +237,7 @@ def rank_candidates(
             - tuning.order_penalty * item["rank"]
             + tuning.definition_bonus * (kind == "definition" and item["defining"])
             - tuning.changelog_penalty * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"])))
+            + tuning.command_bonus * any(c in f"{item['chunk']['title']} {item['window']}" for c in commands)
         )
         ranked.append(
             Candidate(
@@ -238,6 +252,16 @@ def rank_candidates(
             )
         )
     return sorted(ranked, key=lambda c: -c.score)
+
+
+def _command_prefixes(question: str) -> list[str]:
+    """The commands ``question`` writes in capitals and their first two or more words:
+    "ALTER SYSTEM SET" → "ALTER SYSTEM SET", "ALTER SYSTEM"."""
+    prefixes = []
+    for phrase in COMMAND_PHRASE.findall(question):
+        words = phrase.split()
+        prefixes += [" ".join(words[:n]) for n in range(len(words), 1, -1)]
+    return prefixes
 
 
 def _similarities(question: str, texts: list[str], embeddings: Embeddings | None) -> list[float | None]:

@@ -95,6 +95,13 @@ API_NOUNS = frozenset(
 )
 """What a "which NOUN …?" question over an API reference asks for by name: the entry (its heading,
 "exception KeyError") whose defining sentence answers it ("Raised when a mapping key is not found")."""
+SYNTAX_LINE = re.compile(r"\{[^{}]*\|[^{}]*\}|\[\s*,\s*\.\.\.\s*\]")
+"""A command's syntax synopsis ("ALTER SYSTEM SET name { TO | = } { value [, ...] | DEFAULT }"):
+it answers how a command is written, nothing else (its keywords are no place or default)."""
+COMMAND_PHRASE = re.compile(r"\b[A-Z][A-Z_]+(?:\s+[A-Z][A-Z_]+)+\b")
+"""A command written in capitals in a question ("ALTER SYSTEM SET", "SELECT DISTINCT ON"): a
+sentence naming it is about it; one naming another command ("ALTER PROCEDURE … SET FROM
+CURRENT") is not, whatever words they share."""
 CHANGELOG_TITLE = re.compile(r"^(?:what['’]s new|release notes|changelog|changes in)\b|\brelease \d", re.I)
 """The title of release notes: they tell what changed, not what a thing is or does."""
 ABOUT_VERSIONS = re.compile(r"\b(?:new|changed?|version|release[sd]?|added|deprecated|removed|since)\b", re.I)

@@ -436,3 +436,22 @@ def test_what_continent_or_country_takes_a_name_that_is_one():
     canary = chunk("c", "Canary Islands", text)
     question = "What continent are the Canary Islands off the coast of?"
     assert ExtractiveGenerator().generate(AnswerRequest(question, [canary], "answer")).short_answer == "Africa"
+
+
+def test_a_command_written_in_capitals_is_answered_from_its_own_page_not_its_syntax_line():
+    procedure = chunk(
+        "proc", "ALTER PROCEDURE",
+        "SET FROM CURRENT saves the value of the parameter that is current when ALTER PROCEDURE is executed as "
+        "the value to be applied when the procedure is entered.",
+    )  # fmt: skip
+    system = chunk(
+        "system", "ALTER SYSTEM",
+        "ALTER SYSTEM SET configuration_parameter { TO | = } { value [, ...] | DEFAULT }\n\n"
+        "ALTER SYSTEM writes the given parameter setting to the postgresql.auto.conf file, which is read in "
+        "addition to postgresql.conf.",
+    )  # fmt: skip
+    question = "Where does ALTER SYSTEM SET save the value it changes?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [procedure, system], "answer"))
+    assert answer.short_answer == "postgresql.auto.conf" and answer.cited == [(1, "system")]
+    syntax = "What is the syntax of ALTER SYSTEM SET?"  # a syntax line still answers how a command is written
+    assert "{ TO | = }" in ExtractiveGenerator().generate(AnswerRequest(syntax, [procedure, system], "answer")).text
