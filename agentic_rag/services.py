@@ -13,7 +13,7 @@ from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.telemetry_export import configure_telemetry
-from core.text import CODE_SHAPE, identifiers, terms
+from core.text import CODE_SHAPE, compound_names, identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.llm import CallLimits
@@ -137,8 +137,11 @@ class Services:
         return self.store.fetch(ids)
 
     def absent_terms(self, question: str) -> list[str]:
-        """The question's identifiers (:func:`core.text.identifiers`) that no chunk contains."""
-        return self.store.lexical.absent(identifiers(question))
+        """The question's identifiers and capitalised compounds (:func:`core.text.identifiers`,
+        :func:`core.text.compound_names`) that no chunk contains."""
+        compounds = compound_names(question)
+        parts = {part for compound in compounds for part in compound.split("-")}  # "Seven" of "Seven-Day"
+        return self.store.lexical.absent([*(n for n in identifiers(question) if n not in parts), *compounds])
 
     def question_terms(self, question: str, absent: list[str] | None = None) -> QuestionTerms:
         """What the collection says of ``question``'s words (see :class:`graph.services.QuestionTerms`).

@@ -192,6 +192,16 @@ def identifiers(text: str) -> list[str]:
     return list(dict.fromkeys(w for w in found if w.split()[0].lower() not in STOPWORDS))  # not "Which 2009"
 
 
+_COMPOUND = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+)+\b")
+
+
+def compound_names(text: str) -> list[str]:
+    """Hyphenated compounds of ``text`` with a capitalised part ("Seven-Day", "non-Islamic",
+    "Nassau-Saarbucken"): names, unlike "co-starred" or "wall-clock"; in order, without repeats."""
+    found = (m.group(0) for m in _COMPOUND.finditer(text))
+    return list(dict.fromkeys(w for w in found if any(part[:1].isupper() for part in w.split("-"))))
+
+
 def exact_names(text: str) -> list[str]:
     """The :func:`identifiers` of ``text`` spelled as code — ``snake_case`` or dotted
     (``work_mem``, ``pg_hba.conf``) — which the search index splits into common words."""

@@ -56,8 +56,10 @@ def lucene_idf(n: int, df: int) -> float:
 
 def literal_pattern(word: str) -> str:
     """A PostgreSQL regular expression matching ``word`` as a whole word, its unaccented
-    letters also matching their accented forms ("Benitez" finds "Benítez")."""
-    return "\\m" + "".join(_ACCENTED.get(ch.lower(), re.escape(ch)) for ch in word) + "\\M"
+    letters also matching their accented forms ("Benitez" finds "Benítez"), a hyphen also a space
+    or nothing ("Seven-Day" finds "Seven Day" and "SevenDay")."""
+    letters = (_ACCENTED.get(ch.lower(), "[- ]?" if ch == "-" else re.escape(ch)) for ch in word)
+    return "\\m" + "".join(letters) + "\\M"
 
 
 def with_parts(query: str) -> str:
@@ -261,6 +263,7 @@ class LexicalIndex(TableAddon):
         (``work_mem``, dotted names, which the parser may split differently in context), every
         chunk."""
         t = self.table
+        word = word.replace("-", " ")  # a compound's chunks hold its parts' lexemes
         if not re.fullmatch(r"[^\W_]+(?: [^\W_]+)*", word):
             return t, []
         return (

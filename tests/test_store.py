@@ -114,6 +114,16 @@ def test_a_name_asked_without_its_accents_is_present(make_app, tmp_path):
     assert app.services.absent_terms("Did Benitez write the music for Citus?") == ["Citus"]
 
 
+def test_a_capitalised_compound_no_chunk_holds_is_absent_however_it_is_hyphenated(make_app, tmp_path):
+    (tmp_path / "war.txt").write_text("The Six Day War of 1967 changed the Islamic world; Anglo-Saxon co-operation.")
+    app = make_app()
+    app.ingest([tmp_path])
+    assert app.services.absent_terms("Who won the Six-Day War, and did Anglo Saxon co-operation help?") == []
+    asked = "What status has the Brotherhood obtained in the non-Islamic world since the Seven-Day War?"
+    assert app.services.absent_terms(asked) == ["Brotherhood", "non-Islamic", "Seven-Day"]
+    assert app.services.absent_terms("Who co-starred in it?") == []  # a lower-case compound is no name
+
+
 def test_missing_path_is_an_error_and_writes_nothing(make_app, tmp_path):
     (tmp_path / "ok.txt").write_text("present")
     app = make_app()
