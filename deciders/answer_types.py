@@ -1,10 +1,9 @@
 """Answer types: what kind of value a question asks for, and the spans of a sentence that are one.
 
-The answer-type step of classic question-answering pipelines: the question's wording names the
-type of the answer (a number, a date, a person, a command, …), candidate sentences are those
-holding a span of that type, and the short answer is that span (Moldovan et al. 2000, "The
-Structure and Performance of an Open-Domain Question Answering System", LASSO; Brill et al.
-2002, "An Analysis of the AskMSR Question-Answering System", answer-type filtering of
+The answer-type step of classic question-answering pipelines: the question's wording names the type of the answer (a
+number, a date, a person, a command, …), candidate sentences are those holding a span of that type, and the short
+answer is that span (Moldovan et al. 2000, "The Structure and Performance of an Open-Domain Question Answering
+System", LASSO; Brill et al. 2002, "An Analysis of the AskMSR Question-Answering System", answer-type filtering of
 candidates). The patterns are English and surface-level; ``other`` means no span is required.
 """
 
@@ -297,8 +296,9 @@ def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) 
     (``zip()`` by "the zip function", not ``search_path`` by "search path"; ``\\password`` as is)."""
     if kind == "command" and span.startswith("\\"):
         return span.lower() in question.lower()
-    if kind == "command" and CODE_SPELLING.search(span):
-        return span.removesuffix("()").lower() in re.findall(r"[\w.]+", question.lower())
+    if kind == "command" and CODE_SPELLING.search(span):  # named whole or as a dotted name's head (pg_hba.conf)
+        code = span.removesuffix("()").lower()
+        return any(word == code or word.startswith(f"{code}.") for word in re.findall(r"[\w.]+", question.lower()))
     return bool(term_set(span)) and term_set(span) <= asked
 
 

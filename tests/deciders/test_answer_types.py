@@ -143,6 +143,8 @@ def test_a_command_spelled_as_code_answers_a_question_using_its_words_unless_the
     assert spans("zip() stops at the shortest iterable.", "command", "What does the zip function do?") == []
     assert spans("Set search_path first.", "command", "How do I change the search path?") == ["search_path"]
     assert spans("Use os.remove(filename) or os.unlink(filename).", "command", question) == ["os.remove", "os.unlink"]
+    in_file = "The general format of the pg_hba.conf file is a set of records, one per line."
+    assert spans(in_file, "command", "When several lines in pg_hba.conf match, which one is used?") == []
 
 
 def test_a_place_in_technical_documents_may_be_a_file_or_a_path():
