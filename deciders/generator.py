@@ -32,6 +32,7 @@ from deciders.answer_support import (
 from deciders.answer_types import UNTYPED, AnswerType, expected_type
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
+from deciders.contrast import contradicted
 from deciders.lexicon import (
     FAREWELLS,
     GREETINGS,
@@ -229,7 +230,11 @@ class ExtractiveGenerator:
         if request.rare_names:
             held = " ".join(f"{c.chunk['title']} {c.chunk['text']}" for c in chosen).lower()
             missing += [name for name in request.rare_names if not _holds(held, name.lower())]
-        if mode == "answer" and answerable and not missing and chosen and alone >= self.tuning.min_answer_support:
+        # a sentence saying the opposite of a word of the question ("the second German Empire" for
+        # "the third German empire") is about something else (deciders.contrast)
+        swaps = contradicted(question, with_context(chosen[0])) if chosen else []
+        supported = chosen and alone >= self.tuning.min_answer_support and not swaps
+        if mode == "answer" and answerable and not missing and supported:
             text, cited = cite(chosen)
             # a chain's answer is at its end: "the drummer of the band that released X" is named
             # by the last link, the first sentence names only the band
@@ -247,6 +252,8 @@ class ExtractiveGenerator:
         never = f" (they never mention {', '.join(request.absent_terms)})" if request.absent_terms else ""
         if missing and not never:
             never = f" (no passage found says it of {', '.join(missing)})"
+        if swaps and not never:
+            never = f" (the closest passage speaks of '{swaps[0][1]}', not '{swaps[0][0]}')"
         if not closest:
             text = f"{NO_ANSWER} contain an answer to this question{never}, and nothing related was found."
             return Answer(text, [], MODEL_FREE, abstained=True, support=0.0)

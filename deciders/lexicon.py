@@ -207,3 +207,43 @@ ACRONYMS = frozenset(
 )
 """All-capitals words that name a standard, format or unit, never a command ("RFC 4180", "UTC"),
 unlike SQL's keywords ("VACUUM", "CREATE INDEX")."""
+
+# -- contrasts (generator: a question asking about the opposite of what a passage says) -----------
+_CONTRAST_SCALES = """
+first 1st | second 2nd | third 3rd | fourth 4th | fifth 5th | sixth 6th | seventh 7th | eighth 8th | ninth 9th
+left | right
+north | south | east | west
+northern | southern | eastern | western
+northward northerly | southward southerly | eastward easterly | westward westerly
+upper | lower
+inner | outer
+more | less fewer
+most | least fewest
+higher | lower
+highest | lowest
+larger bigger | smaller
+largest biggest | smallest
+maximum | minimum
+earliest | latest
+earlier | later
+oldest | youngest newest
+older | younger newer
+before | after
+increase increases increased | decrease decreases decreased
+strong | weak
+stronger | weaker
+general | specific
+public | private
+positive | negative
+internal | external
+major | minor
+top | bottom
+give gives gave given | take takes took taken
+win wins won | lose loses lost
+import imports | export exports
+"""
+CONTRASTS: tuple[tuple[frozenset[str], ...], ...] = tuple(
+    tuple(frozenset(pole.split()) for pole in line.split("|")) for line in _CONTRAST_SCALES.strip().splitlines()
+)
+"""Closed-class words that exclude each other — ordinals, directions, comparatives, a few
+antonym pairs — each scale's poles separated (a pole holds its spellings: "third", "3rd")."""

@@ -263,7 +263,7 @@ class LexicalIndex(TableAddon):
         (``work_mem``, dotted names, which the parser may split differently in context), every
         chunk."""
         t = self.table
-        word = word.replace("-", " ")  # a compound's chunks hold its parts' lexemes
+        word = word.replace("-", " ")  # a compound's chunks hold its parts' lexemes (not one writing it joined)
         if not re.fullmatch(r"[^\W_]+(?: [^\W_]+)*", word):
             return t, []
         return (

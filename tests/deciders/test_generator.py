@@ -455,3 +455,16 @@ def test_a_command_written_in_capitals_is_answered_from_its_own_page_not_its_syn
     assert answer.short_answer == "postgresql.auto.conf" and answer.cited == [(1, "system")]
     syntax = "What is the syntax of ALTER SYSTEM SET?"  # a syntax line still answers how a command is written
     assert "{ TO | = }" in ExtractiveGenerator().generate(AnswerRequest(syntax, [procedure, system], "answer")).text
+
+
+def test_a_passage_saying_the_opposite_of_the_question_is_no_answer():
+    empire = chunk(
+        "empire", "Germany",
+        "After Prussia unified the other states into the second German Empire in 1871, Bismarck led it.",
+    )  # fmt: skip
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("When was the third German empire founded?", [empire], "answer")
+    )
+    assert answer.abstained and "'the second german', not 'third'" in answer.text
+    same = ExtractiveGenerator().generate(AnswerRequest("When was the 2nd German Empire founded?", [empire], "answer"))
+    assert not same.abstained and same.short_answer == "1871"
