@@ -65,7 +65,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
         re.compile(
             r"\b(how (?:much|long|large|big|wide|old|far|many (?:bytes|bits|seconds|minutes|hours|days))|"
             r"how (?:often)|what(?:'s| is) the (?:size|length|limit|(?:maximum|minimum|max|min)(?! number\b))|"
-            r"(?:memory|disk|space|timeout|interval|delay|size) budget)\b",
+            r"(?:memory|disk|space|timeout|interval|delay|size) budget)\b|_(?:timeout|delay|naptime|interval)\b",
             re.I,
         ),
     ),
@@ -148,18 +148,19 @@ a year ("in April 2015", "the 2000 census": :data:`_YEAR_BEFORE` ends at it)."""
 _YEAR_BEFORE = re.compile(rf"\b(?:in|since|of|from|until|by|the|{_MONTH}(?:\s+\d{{1,2}},)?)\s+(?:1[6-9]|20)\d\d$", re.I)
 _UNIT_AFTER = re.compile(rf"\s?-?(?P<unit>{_UNIT})(?![\w])", re.I)
 _DURATION_QUESTION = re.compile(
-    r"\bhow (?:long (?:does|do|did|will|would|should|has|have|before|until|after)\b|often\b|much time\b)", re.I
+    r"\bhow (?:long (?:does|do|did|will|would|should|has|have|before|until|after)\b|often\b|much time\b)|"
+    r"_(?:timeout|delay|naptime|interval)\b",
+    re.I,
 )
-"""Wordings that ask for a duration, not any quantity ("how long does a session wait …?", "how
-much time passes …?"; not "how long can a name be?")."""
+"""Wordings that ask for a duration ("how long does a session wait …?", "how much time passes …?", a
+setting named by one: ``checkpoint_timeout``), not any quantity (not "how long can a name be?")."""
 _TIME = re.compile(
     r"(?<![a-z])(?:ms|milliseconds?|s|sec|seconds?|min|minutes?|h|hours?|days?|weeks?|months?|years?)$", re.I
 )
 _FILE = re.compile(
     r"(?<![\w/.$~-])(?:(?:\$\w+|~)?(?:/[\w.-]*\w)+/?|(?:[\w-]+/)*[\w-]{2,}(?:\.[a-z][\w-]{0,9})+(?![\w(]))"
 )
-"""A file name or path ("postgresql.auto.conf", "$PGDATA/standby.signal"): where technical
-documents keep a thing."""
+"""A file name or path ("postgresql.auto.conf", "$PGDATA/standby.signal"): where documents keep a thing."""
 _DEFAULT_VALUE = re.compile(
     r"\bdefaults?\b(?:\s+(?!is\b|are\b|of\b|to\b)[\w-]+){0,3}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?(?!(?:chosen|used|determined|computed|selected|taken)\b)"
@@ -173,7 +174,7 @@ _KEYWORD_DEFAULT = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)=(?P<value>'[^']
 """A keyword parameter's default in a signature: ``lru_cache(maxsize=128, typed=False)``."""
 _QUANTITY_WORDING = re.compile(
     r"\b(how (?:long|large|big|wide|old|far|often)|how much (?:time|memory|disk|space|storage|ram)|"
-    r"(?:memory|disk|space|timeout|interval|delay|size) budget)\b",
+    r"(?:memory|disk|space|timeout|interval|delay|size) budget)\b|_(?:timeout|delay|naptime|interval)\b",
     re.I,
 )
 _MEASURES: list[tuple[Literal["quantity", "number"], re.Pattern]] = [
@@ -188,8 +189,7 @@ _NEGATION = re.compile(
 _CLAUSE_END = re.compile(r"[,;:()]")
 _WORD = re.compile(r"[\w'’-]+|[,;:()]")
 NEGATION_REACH = 4
-"""Words before or after a predicate term within which a negation cue negates it (NegEx's
-window, Chapman et al. 2001)."""
+"""Words around a predicate term within which a negation cue negates it (NegEx, Chapman et al. 2001)."""
 
 _DEFINITION = re.compile(r"^(?:who|what)(?:'s|\s+(?:is|was|are|were))\s+(?P<subject>[^?]+?)\s*\??$", re.I)
 """"Who is Donnie Smith?", "What is MVCC?": a definition, not a person or a value."""

@@ -55,9 +55,8 @@ def lucene_idf(n: int, df: int) -> float:
 
 
 def literal_pattern(word: str) -> str:
-    """A PostgreSQL regular expression matching ``word`` as a whole word, its unaccented
-    letters also matching their accented forms ("Benitez" finds "Benítez"), a hyphen also a space
-    or nothing ("Seven-Day" finds "Seven Day" and "SevenDay")."""
+    """A PostgreSQL regular expression matching ``word`` as a whole word, its unaccented letters also
+    their accented forms ("Benitez" finds "Benítez"), a hyphen also a space or nothing ("Seven Day")."""
     letters = (_ACCENTED.get(ch.lower(), "[- ]?" if ch == "-" else re.escape(ch)) for ch in word)
     return "\\m" + "".join(letters) + "\\M"
 

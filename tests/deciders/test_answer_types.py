@@ -243,3 +243,9 @@ def test_a_nationality_is_a_nationality_word_and_a_country_asked_for_a_country_n
         "United Kingdom",
     ]
     assert spans("The Canadian actor, a Scot", "nationality", "What nationality is the Canadian actor?") == []
+
+
+def test_a_setting_named_by_its_duration_defaults_to_a_time():
+    question = "What is the default value of checkpoint_timeout?"
+    assert spans("With the default value of 0.9, each checkpoint completes before the next.", "default", question) == []
+    assert spans("The default settings are 5 minutes and 1 GB, respectively.", "default", question)[:1] == ["5 minutes"]
