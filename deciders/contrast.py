@@ -10,9 +10,11 @@ a word opposite to it (:data:`deciders.lexicon.CONTRASTS`), the sentence is abou
 
 from __future__ import annotations
 
+import difflib
 import re
+import unicodedata
 
-from core.text import STOPWORDS, terms
+from core.text import STOPWORDS, term_set, terms
 from deciders.lexicon import CONTRASTS
 
 _TOKEN = re.compile(r"[a-z0-9']+")
@@ -62,3 +64,86 @@ def contradicted(question: str, sentence: str) -> list[tuple[str, str]]:
                 if stems[k] == right and 0 < len(between) <= MAX_GAP and any(_opposite(word, t) for t in between):
                     found.append((word, " ".join(said[j : k + 1])))
     return found
+
+
+_ASKS_NEGATED = re.compile(r"\b(?:not|never|fail(?:ed|s)?\s+to)\b|n't\b", re.I)
+"""A question asking about what did not happen ("Which entity did not develop …?", "What have
+members failed to join?")."""
+_CONDITION = re.compile(r"\b(?:if|unless|when|without|that)\b[^,?]*", re.I)
+"""A condition or a relative clause, whose negation describes the user's situation or the thing
+asked about, not what is asked ("if I never touch the config", "the way that doesn't block
+writes")."""
+_SAYS_NEGATED = re.compile(
+    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|fail(?:ed|s|ure)?|rather than|"
+    r"instead|unlike|except|other than|lack(?:s|ed|ing)?)\b|n't\b",
+    re.I,
+)
+"""A sentence stating something in the negative or by contrast."""
+
+
+def unnegated(question: str, sentence: str) -> str:
+    """The negation a question asks with when ``sentence`` states nothing in the negative.
+
+    SQuAD 2.0 builds many unanswerable questions by negating a passage's sentence ("What did the
+    European Community not originally focus on?" against "… originally focused upon free movement
+    of workers"; Rajpurkar et al. 2018, "negation"): the sentence matches the question's words but
+    answers the opposite question. Negations inside a condition ("if I never …") do not count.
+
+    Args:
+        question: the question.
+        sentence: the answer sentence(s), with their context.
+
+    Returns:
+        The question's negation ("not", "n't", "failed to") when the sentence holds no negation
+        or contrast cue (not, no, never, without, rather than, instead, except, lack …), else "".
+    """
+    asked = _ASKS_NEGATED.search(_CONDITION.sub(" ", question))
+    if asked is None or _SAYS_NEGATED.search(sentence):
+        return ""
+    return " ".join(asked.group(0).lower().split())
+
+
+TYPO_LENGTH = 6
+"""Shortest name that may be misspelled by a letter and still count as named ("Bustlers" for
+"Butlers"); shorter ones must match exactly."""
+TYPO_SIMILARITY = 0.85
+"""Least ``difflib`` similarity ratio (2 × matching letters / both lengths) of such a spelling."""
+_NAMED = re.compile(r"[A-Za-z][\w'’-]*|\b(?:1\d{3}|20\d{2})\b")
+
+
+def unnamed(question: str, text: str) -> list[str]:
+    """The names and years of ``question`` that ``text`` never mentions.
+
+    A single fact is stated where the thing it is about is named: an answer sentence whose chunk
+    never names the question's "Japan" or "1765" answers a question about something else, the
+    other common pattern of SQuAD 2.0's unanswerable questions (Rajpurkar et al. 2018, "entity
+    swap", "impossible condition").
+
+    Args:
+        question: the question.
+        text: the answer's chunks (title and text), as one string.
+
+    Returns:
+        The capitalised words (the question's first word and "I" aside), acronyms and years of
+        ``question`` found neither literally (case- and accent-insensitively, also inside a longer
+        word: "Postgres" in "PostgreSQL"), nor by stem, nor — from ``TYPO_LENGTH`` letters — as a
+        word of ``text`` spelled a letter or so apart (``difflib`` ratio ≥ ``TYPO_SIMILARITY``),
+        in question order, accents removed.
+    """
+    words = _NAMED.findall(_folded(question).strip())[1:]
+    asked = [w for w in words if (w[0].isupper() and w != "I") or w.isdigit()]
+    lowered = _folded(text).lower()
+    held, vocabulary = term_set(lowered), set(re.findall(r"\w{%d,}" % TYPO_LENGTH, lowered))
+    missing = []
+    for word in asked:
+        stems = terms(word) if not word.isdigit() else (word,)
+        if not stems or word.lower() in lowered or set(stems) <= held:
+            continue
+        if len(word) < TYPO_LENGTH or not difflib.get_close_matches(word.lower(), vocabulary, 1, TYPO_SIMILARITY):
+            missing.append(re.sub(r"['’]s$", "", word))
+    return list(dict.fromkeys(missing))
+
+
+def _folded(text: str) -> str:
+    """``text`` without accents ("Benìtez" → "Benitez"): NFKD, combining marks dropped."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))

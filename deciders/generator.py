@@ -32,7 +32,7 @@ from deciders.answer_support import (
 from deciders.answer_types import UNTYPED, AnswerType, expected_type
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
-from deciders.contrast import contradicted
+from deciders.contrast import contradicted, unnamed, unnegated
 from deciders.lexicon import (
     FAREWELLS,
     GREETINGS,
@@ -115,7 +115,9 @@ class ExtractiveGenerator:
     short answer is the typed span of the best sentence. Abstains — says the documents do not
     answer, and shows the closest passages — when the question names something no document
     contains (``absent_terms``) or names only in passing elsewhere than the answer's chunks
-    (``rare_names``), or no sentence holding such a span supports at least
+    (``rare_names``), or the question asks about something the answer's chunk never names
+    (:func:`deciders.contrast.unnamed`) or asks with a negation the answer does not state
+    (:func:`deciders.contrast.unnegated`), or no sentence holding such a span supports at least
     ``min_answer_support`` of the question — for a single-hop question the best sentence alone
     (one fact is stated in one place: two half-matching sentences from different chunks are no
     answer), for a chain the chosen sentences together."""
@@ -230,10 +232,15 @@ class ExtractiveGenerator:
         if request.rare_names:
             held = " ".join(f"{c.chunk['title']} {c.chunk['text']}" for c in chosen).lower()
             missing += [name for name in request.rare_names if not _holds(held, name.lower())]
+        # a question about a name or year no evidence chunk mentions ("recognized in Japan", "in 1765")
+        if chosen and not chain:
+            missing += unnamed(question, " ".join(f"{c['title']} {c['text']}" for c in evidence))
         # a sentence saying the opposite of a word of the question ("the second German Empire" for
         # "the third German empire") is about something else (deciders.contrast)
         swaps = contradicted(question, with_context(chosen[0])) if chosen else []
-        supported = chosen and alone >= self.tuning.min_answer_support and not swaps
+        # a question asking what did not happen, against sentences saying only what did
+        denial = unnegated(question, " ".join(with_context(c) for c in chosen)) if chosen else ""
+        supported = chosen and alone >= self.tuning.min_answer_support and not swaps and not denial
         if mode == "answer" and answerable and not missing and supported:
             text, cited = cite(chosen)
             # a chain's answer is at its end: "the drummer of the band that released X" is named
@@ -254,6 +261,8 @@ class ExtractiveGenerator:
             never = f" (no passage found says it of {', '.join(missing)})"
         if swaps and not never:
             never = f" (the closest passage speaks of '{swaps[0][1]}', not '{swaps[0][0]}')"
+        if denial and not never:
+            never = f" (the question asks with '{denial}'; the closest passage says nothing in the negative)"
         if not closest:
             text = f"{NO_ANSWER} contain an answer to this question{never}, and nothing related was found."
             return Answer(text, [], MODEL_FREE, abstained=True, support=0.0)

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from deciders.contrast import contradicted
+from deciders.contrast import contradicted, unnamed, unnegated
 
 
 def test_a_word_swapped_for_its_opposite_between_the_same_neighbours_is_a_contradiction():
@@ -19,3 +19,39 @@ def test_the_same_meaning_spelled_otherwise_or_a_word_merely_missing_is_none():
         contradicted("Which trade magazine covers design?", "ENR is a trade magazine for the construction industry.")
         == []
     )
+
+
+def test_a_question_asking_with_a_negation_needs_a_sentence_saying_something_in_the_negative():
+    focus = "Reflecting the economic nature of the project, the European Community originally focused upon workers."
+    assert unnegated("What did the European Community not originally focus on?", focus) == "not"
+    assert unnegated("What have many HT members failed to join?", "Many HT members have gone on to join groups.") == (
+        "failed to"
+    )
+    assert unnegated("Who wasn't Al-Banna's assassination a retaliation for?", "It was a retaliation.") == "n't"
+    # a sentence in the negative or by contrast may answer it
+    greeks = "Greeks did not consider 1 a number."
+    assert unnegated("What number did early Greeks not regard as a number?", greeks) == ""
+    assert unnegated("Which job does not require citizenship?", "Any job other than a member's.") == ""
+
+
+def test_a_negation_in_a_condition_or_a_relative_clause_describes_the_situation_not_the_question():
+    default = "port: The TCP port the server listens on; 5432 by default."
+    assert unnegated("What port does Postgres listen on if I never touch the config?", default) == ""
+    assert unnegated("If I never drop a temp table myself, when does it go away?", "At the end of a session.") == ""
+    assert unnegated("Which lock is held by the index build that doesn't block writes?", "SHARE UPDATE EXCLUSIVE") == ""
+    assert unnegated("When does it go away?", "At the end of a session.") == ""
+
+
+def test_names_and_years_of_the_question_that_the_answer_chunk_never_mentions():
+    harvard = "Harvard Medical School is located on a 21-acre campus in Boston, founded 1782."
+    assert unnamed("How many schools of medicine were recognized in Japan in 1765?", harvard) == ["Japan", "1765"]
+    assert unnamed("How many acres does Harvard Medical School cover?", harvard) == []
+    # stems and longer spellings count as named; the question's first word and "I" are not names
+    assert unnamed("What does Postgres build when I add a primary key?", "PostgreSQL creates a unique index.") == []
+    assert unnamed("Which church do Huguenots maintain?", "the Huguenot church") == []
+    # accents and a misspelt letter in a longer name still name it
+    jimena = "Jimena Benìtez, played by Isabel Macedo"
+    assert unnamed("Which telenovela starred Isabel Macedo as Jimena Benitez?", jimena) == []
+    urban = "What does Phil Urban of Mitchells & Bustlers manage?"
+    assert unnamed(urban, "Phil Urban, CEO of Mitchells & Butlers") == []
+    assert unnamed(urban, "Phil Urban, CEO of Mitchells") == ["Bustlers"]

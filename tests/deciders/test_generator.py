@@ -468,3 +468,26 @@ def test_a_passage_saying_the_opposite_of_the_question_is_no_answer():
     assert answer.abstained and "'the second german', not 'third'" in answer.text
     same = ExtractiveGenerator().generate(AnswerRequest("When was the 2nd German Empire founded?", [empire], "answer"))
     assert not same.abstained and same.short_answer == "1871"
+
+
+def test_a_question_asked_with_not_is_no_answer_from_a_sentence_saying_only_what_is():
+    community = chunk(
+        "ec", "European Union",
+        "The European Community originally focused upon free movement of workers as a factor of production.",
+    )  # fmt: skip
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("What did the European Community not originally focus on?", [community], "answer")
+    )
+    assert answer.abstained and "asks with 'not'" in answer.text and "[1]" in answer.text  # the closest passage
+    plain = ExtractiveGenerator().generate(
+        AnswerRequest("What did the European Community originally focus on?", [community], "answer")
+    )
+    assert not plain.abstained and "free movement of workers" in plain.text
+
+
+def test_a_single_hop_question_about_a_name_no_evidence_mentions_is_no_answer():
+    harvard = chunk("h", "Harvard", "Harvard has 11 principal academic units, including its medical school.")
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("How many schools of medicine were recognized in Japan?", [harvard], "answer")
+    )
+    assert answer.abstained and "says it of Japan)" in answer.text

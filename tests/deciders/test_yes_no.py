@@ -103,10 +103,14 @@ def test_a_yes_or_no_about_code_needs_a_sentence_naming_it():
 def test_a_name_mentioned_only_in_passing_must_be_in_the_answer_chunk():
     port = chunk("p", "postgres", "The server listens on port 5432 by default.")
     question = "What is MySQL's default port?"
-    request = AnswerRequest(question, [port], "answer", term_weights={"mysql": 1.0, "default": 1.2, "port": 3.0})
+    passing = chunk("x", "Migration", "Tools exist to convert a MySQL schema.")
+    weights = {"mysql": 1.0, "default": 1.2, "port": 3.0}
+    request = AnswerRequest(question, [port, passing], "answer", term_weights=weights)
     assert ExtractiveGenerator().generate(request).short_answer == "5432"  # MySQL in many chunks: not checked
     rare = ExtractiveGenerator().generate(replace(request, rare_names=["MySQL"]))
     assert rare.abstained and "MySQL" in rare.text  # MySQL is in 1 chunk, not this one
+    unnamed = ExtractiveGenerator().generate(replace(request, evidence=[port]))
+    assert unnamed.abstained and "says it of MySQL)" in unnamed.text  # no evidence names MySQL at all
     held = chunk("m", "Migrating", "MySQL listens on port 3306 by default.")
     assert (
         ExtractiveGenerator().generate(replace(request, evidence=[held], rare_names=["MySQL"])).short_answer == "3306"
