@@ -253,7 +253,9 @@ class ExtractiveGenerator:
             support = round(support * (self.tuning.untyped_support if untyped else 1.0), 4)
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=support)
         closest = ranked[:2]
-        support = closest[0].support if closest and answerable else 0.0
+        # an abstention with a stated reason (a name never mentioned, a contradiction, a negation
+        # the passage lacks) is as sure as its reason, however well the closest sentence matches
+        support = closest[0].support if closest and answerable and not (missing or swaps or denial) else 0.0
         if not weights:  # nothing in the question to look for ("and when was that?"): no sure abstention
             support = 1.0
         never = f" (they never mention {', '.join(request.absent_terms)})" if request.absent_terms else ""
