@@ -128,19 +128,30 @@ def unnamed(question: str, text: str) -> list[str]:
         ``question`` found neither literally (case- and accent-insensitively, also inside a longer
         word: "Postgres" in "PostgreSQL"), nor by stem, nor — from ``TYPO_LENGTH`` letters — as a
         word of ``text`` spelled a letter or so apart (``difflib`` ratio ≥ ``TYPO_SIMILARITY``),
-        in question order, accents removed.
+        each given as the whole capitalised name it is part of ("Oracle Data Guard" when only
+        "Guard" is missing), in question order, accents removed.
     """
-    words = _NAMED.findall(_folded(question).strip())[1:]
-    asked = [w for w in words if (w[0].isupper() and w != "I") or w.isdigit()]
+    folded = _folded(question).strip()
+    found = list(_NAMED.finditer(folded))[1:]
+    words = [m.group(0) for m in found]
+    # capitalised and joined to the word before by a space only: the words of one name
+    capital = [w[0].isupper() and w != "I" for w in words]
+    joined = [i > 0 and folded[found[i - 1].end() : m.start()] == " " for i, m in enumerate(found)]
     lowered = _folded(text).lower()
     held, vocabulary = term_set(lowered), set(re.findall(r"\w{%d,}" % TYPO_LENGTH, lowered))
     missing = []
-    for word in asked:
-        stems = terms(word) if not word.isdigit() else (word,)
+    for at, word in enumerate(words):
+        stems = (word,) if word.isdigit() else terms(word) if capital[at] else ()
         if not stems or word.lower() in lowered or set(stems) <= held:
             continue
-        if len(word) < TYPO_LENGTH or not difflib.get_close_matches(word.lower(), vocabulary, 1, TYPO_SIMILARITY):
-            missing.append(re.sub(r"['’]s$", "", word))
+        if len(word) >= TYPO_LENGTH and difflib.get_close_matches(word.lower(), vocabulary, 1, TYPO_SIMILARITY):
+            continue
+        start, end = at, at + 1  # the whole name the word is part of: "Oracle Data Guard", not "Guard"
+        while capital[at] and joined[start] and capital[start - 1]:
+            start -= 1
+        while capital[at] and end < len(words) and joined[end] and capital[end]:
+            end += 1
+        missing.append(re.sub(r"['’]s$", "", folded[found[start].start() : found[end - 1].end()]))
     return list(dict.fromkeys(missing))
 
 

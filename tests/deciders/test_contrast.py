@@ -55,3 +55,6 @@ def test_names_and_years_of_the_question_that_the_answer_chunk_never_mentions():
     urban = "What does Phil Urban of Mitchells & Bustlers manage?"
     assert unnamed(urban, "Phil Urban, CEO of Mitchells & Butlers") == []
     assert unnamed(urban, "Phil Urban, CEO of Mitchells") == ["Bustlers"]
+    # a missing word is reported as the name it belongs to
+    guard = "How do I configure Oracle Data Guard?"
+    assert unnamed(guard, "Porting from Oracle PL/SQL: data types") == ["Oracle Data Guard"]
