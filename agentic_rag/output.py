@@ -118,9 +118,13 @@ def verdict(result: dict) -> str:
     """What the confidence tells the reader: of an answer, whether to trust it — and below an
     even chance (the calibrated confidence is the share of such answers that were right), that
     it is more often wrong than right; of an abstention, whether the documents most likely do
-    not hold the answer."""
+    not hold the answer — or, when the question names something no document contains (stop
+    reason ``not_in_collection``, checked literally against every chunk), that fact, whatever the
+    calibrated confidence (which abstentions of every kind share)."""
     confidence = result["confidence"]
     sure = confidence >= TUNING.confidence_trust
+    if result.get("abstained") and result.get("stop_reason") == "not_in_collection":
+        return "no document mentions what it asks about (checked against the whole collection)"
     if result.get("abstained"):
         if sure:
             return "the documents most likely do not say"
