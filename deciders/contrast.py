@@ -103,6 +103,33 @@ def unnegated(question: str, sentence: str) -> str:
     return " ".join(asked.group(0).lower().split())
 
 
+_CLAUSE = re.compile(r"\s*;\s*|,\s+(?:but|while|whereas)\s+", re.I)
+
+
+def negative_clause(question: str, sentence: str) -> str | None:
+    """The clause of ``sentence`` a question asked with a negation is about.
+
+    "Which built-in objects are not hashable?" against "Most of Python's immutable built-in
+    objects are hashable; mutable containers (such as lists or dictionaries) are not; …": the
+    short answer comes from the clause stating something in the negative, never from the one
+    saying the opposite (a negation's scope ends at its clause, as in NegEx, Chapman et al. 2001).
+
+    Args:
+        question: the question.
+        sentence: the answer sentence.
+
+    Returns:
+        The first clause (split at semicolons and at ", but / while / whereas") holding a negation
+        or contrast cue, when the question asks with a negation (outside a condition) and the
+        sentence has several clauses; else ``None`` (the whole sentence is the answer's scope).
+    """
+    if _ASKS_NEGATED.search(_CONDITION.sub(" ", question)) is None:
+        return None
+    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    negative = [c for c in clauses if _SAYS_NEGATED.search(c)]
+    return negative[0] if len(clauses) > 1 and negative else None
+
+
 TYPO_LENGTH = 6
 """Shortest name that may be misspelled by a letter and still count as named ("Bustlers" for
 "Butlers"); shorter ones must match exactly."""

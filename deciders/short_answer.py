@@ -17,6 +17,7 @@ from core.text import term_set, terms, tidy_span
 from deciders.answer_support import Candidate
 from deciders.answer_types import AnswerType, spans
 from deciders.comparison import options
+from deciders.contrast import negative_clause
 from deciders.lexicon import CONTINENTS, COUNTRIES, NATION, NOT_A_PERSON, PSQL, WHICH_NOUN
 
 _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
@@ -109,6 +110,10 @@ def short_answer(
     if kind == "other":  # its API entry's name, else a name or a code-like term with content words
         found = found or spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
         found = [f for f in found if term_set(f)]
+    # a question asked with "not": the spans of the clause saying something in the negative
+    clause = negative_clause(question, best.sentence)
+    scope = clause or best.sentence
+    found = [f for f in found if f in clause] if clause else found
     if weights is not None:
         found = nearest_first(best.sentence, found, weights)
     if kind == "person":  # "Donald Davies at the National Physical Laboratory, UK" → Donald Davies
@@ -117,6 +122,6 @@ def short_answer(
     gazetteer = {"contin": CONTINENTS, "countri": COUNTRIES}.get(noun or "", frozenset())
     named = [f for f in found if (noun and noun in term_set(f)) or f in gazetteer]  # "what continent …?" → Africa
     # "what pathway …" → the sentence's phrase naming a pathway: "RNA interference pathway"
-    phrase = noun_phrase(best.sentence, noun, question) if kind == "other" and noun else None
+    phrase = noun_phrase(scope, noun, question) if kind == "other" and noun else None
     meta = [f for f in found if f.startswith("\\")] if PSQL.search(question) else []  # psql's \dt, \l
     return (named or [p for p in [phrase] if p] or meta or found or [None])[0]

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from deciders.contrast import contradicted, unnamed, unnegated
+from deciders.contrast import contradicted, negative_clause, unnamed, unnegated
 
 
 def test_a_word_swapped_for_its_opposite_between_the_same_neighbours_is_a_contradiction():
@@ -58,3 +58,15 @@ def test_names_and_years_of_the_question_that_the_answer_chunk_never_mentions():
     # a missing word is reported as the name it belongs to
     guard = "How do I configure Oracle Data Guard?"
     assert unnamed(guard, "Porting from Oracle PL/SQL: data types") == ["Oracle Data Guard"]
+
+
+def test_a_question_asked_with_not_takes_its_answer_from_the_clause_in_the_negative():
+    hashable = (
+        "Most of Python's immutable built-in objects are hashable; mutable containers (such as lists or "
+        "dictionaries) are not; immutable containers (such as tuples and frozensets) are only hashable if "
+        "their elements are hashable."
+    )  # the Python 3.11 glossary's "hashable"
+    not_hashable = negative_clause("Which built-in objects are not hashable?", hashable)
+    assert not_hashable == "mutable containers (such as lists or dictionaries) are not"
+    assert negative_clause("Which built-in objects are hashable?", hashable) is None
+    assert negative_clause("What did the Greeks not regard as a number?", "They did not count 1.") is None  # one clause

@@ -491,3 +491,15 @@ def test_a_single_hop_question_about_a_name_no_evidence_mentions_is_no_answer():
         AnswerRequest("How many schools of medicine were recognized in Japan?", [harvard], "answer")
     )
     assert answer.abstained and "says it of Japan)" in answer.text
+
+
+def test_the_short_answer_to_a_not_question_is_never_the_clause_saying_the_opposite():
+    glossary = chunk(
+        "hashable", "Glossary",
+        "Most of Python's immutable built-in objects are hashable; mutable containers (such as lists or "
+        "dictionaries) are not; immutable containers (such as tuples and frozensets) are only hashable if "
+        "their elements are hashable.",
+    )  # fmt: skip
+    question = "Which built-in objects are not hashable?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [glossary], "answer"))
+    assert not answer.abstained and "Python" not in (answer.short_answer or "")
