@@ -66,7 +66,7 @@ def contradicted(question: str, sentence: str) -> list[tuple[str, str]]:
     return found
 
 
-_ASKS_NEGATED = re.compile(r"\b(?:not|never|fail(?:ed|s)?\s+to)\b|n't\b", re.I)
+_ASKS_NEGATED = re.compile(r"\b(?:not|never|cannot|fail(?:ed|s)?\s+to)\b|n't\b", re.I)
 """A question asking about what did not happen ("Which entity did not develop …?", "What have
 members failed to join?")."""
 _CONDITION = re.compile(r"\b(?:if|unless|when|without|that)\b[^,?]*", re.I)
@@ -94,7 +94,7 @@ def unnegated(question: str, sentence: str) -> str:
         sentence: the answer sentence(s), with their context.
 
     Returns:
-        The question's negation ("not", "n't", "failed to") when the sentence holds no negation
+        The question's negation ("not", "n't", "cannot", "failed to") when the sentence holds no negation
         or contrast cue (not, no, never, without, rather than, instead, except, lack …), else "".
     """
     asked = _ASKS_NEGATED.search(_CONDITION.sub(" ", question))
