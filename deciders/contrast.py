@@ -1,11 +1,14 @@
-"""A passage that says the opposite of what the question asks.
+"""A passage that says something other than what the question asks.
 
 SQuAD 2.0's unanswerable questions (Rajpurkar et al. 2018, "Know What You Don't Know") are often
 a passage's sentence with one word swapped for its opposite: "When was the third German empire
 founded?" against "… the second German Empire …". Such a sentence matches nearly every word of
-the question, so coverage alone calls it an answer. The check aligns each question word the
-sentence lacks with its neighbours: when the sentence holds both neighbours with, between them,
-a word opposite to it (:data:`deciders.lexicon.CONTRASTS`), the sentence is about something else.
+the question, so coverage alone calls it an answer. :func:`contradicted` aligns each question
+word the sentence lacks with its neighbours: when the sentence holds both neighbours with, between
+them, a word opposite to it (:data:`deciders.lexicon.CONTRASTS`), the sentence is about something
+else. The other checks follow the same paper's classes: :func:`unnegated` (a question asked with
+"not" against sentences saying only what is), :func:`unnamed` (a name or year of the question no
+evidence mentions) and :func:`negative_clause` (the clause a "not" question's answer comes from).
 """
 
 from __future__ import annotations

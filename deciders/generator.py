@@ -115,7 +115,7 @@ class ExtractiveGenerator:
     short answer is the typed span of the best sentence. Abstains — says the documents do not
     answer, and shows the closest passages — when the question names something no document
     contains (``absent_terms``) or names only in passing elsewhere than the answer's chunks
-    (``rare_names``), or the question asks about something the answer's chunk never names
+    (``rare_names``), or a single-hop question names something no evidence chunk mentions
     (:func:`deciders.contrast.unnamed`) or asks with a negation the answer does not state
     (:func:`deciders.contrast.unnegated`), or no sentence holding such a span supports at least
     ``min_answer_support`` of the question — for a single-hop question the best sentence alone

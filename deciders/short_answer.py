@@ -102,8 +102,9 @@ def short_answer(
     the question's terms (:func:`deciders.answer_types.nearest_first`; ``None`` for a chain's
     last link, which is about the bridge, not the question: sentence order) — preferring one
     that holds the noun the question asks for ("Which league …?" → "Major League Soccer"), and
-    for a person a name without an organisation's or place's head word (``NOT_A_PERSON``);
-    ``None`` when there is none."""
+    for a person a name without an organisation's or place's head word (``NOT_A_PERSON``), and
+    for a question asked with "not" only from the sentence's clause in the negative
+    (:func:`deciders.contrast.negative_clause`); ``None`` when there is none."""
     if kind == "definition":  # the sentence is the answer
         return None
     found = list(best.spans)
