@@ -124,7 +124,7 @@ def verdict(result: dict) -> str:
     confidence = result["confidence"]
     sure = confidence >= TUNING.confidence_trust
     if result.get("abstained") and result.get("stop_reason") == "not_in_collection":
-        return "no document mentions what it asks about (checked against the whole collection)"
+        return "no document mentions what it asks about: checked against the whole collection"
     if result.get("abstained"):
         if sure:
             return "the documents most likely do not say"

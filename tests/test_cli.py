@@ -368,7 +368,7 @@ def test_the_confidence_verdict_of_an_abstention_speaks_of_the_documents():
     unsure = verdict({"confidence": 0.33, "abstained": True})
     assert unsure == "the documents may still say it: check the closest passages"
     never = verdict({"confidence": 0.69, "abstained": True, "stop_reason": "not_in_collection"})
-    assert never == "no document mentions what it asks about (checked against the whole collection)"
+    assert never == "no document mentions what it asks about: checked against the whole collection"
 
 
 def test_the_demo_ingests_the_python_manual_and_answers_offline(cli):
