@@ -7,7 +7,7 @@ the question, so coverage alone calls it an answer. :func:`contradicted` aligns 
 word the sentence lacks with its neighbours: when the sentence holds both neighbours with, between
 them, a word opposite to it (:data:`deciders.lexicon.CONTRASTS`), the sentence is about something
 else. The other checks follow the same paper's classes: :func:`unnegated` (a question asked with
-"not" against sentences saying only what is), :func:`unnamed` (a name or year of the question no
+"not" against sentences saying only what is), :func:`unmentioned` (a name or year of the question no
 evidence mentions) and :func:`negative_clause` (the clause a "not" question's answer comes from).
 """
 
@@ -100,10 +100,14 @@ def unnegated(question: str, sentence: str) -> str:
         The question's negation ("not", "n't", "cannot", "failed to") when the sentence holds no negation
         or contrast cue (not, no, never, without, rather than, instead, except, lack …), else "".
     """
+    asked = _asked_negation(question)
+    return "" if _SAYS_NEGATED.search(sentence) else asked
+
+
+def _asked_negation(question: str) -> str:
+    """The negation ``question`` asks with, outside a condition or relative clause ("" if none)."""
     asked = _ASKS_NEGATED.search(_CONDITION.sub(" ", question))
-    if asked is None or _SAYS_NEGATED.search(sentence):
-        return ""
-    return " ".join(asked.group(0).lower().split())
+    return " ".join(asked.group(0).lower().split()) if asked else ""
 
 
 _CLAUSE = re.compile(r"\s*;\s*|,\s+(?:but|while|whereas)\s+", re.I)
@@ -126,7 +130,7 @@ def negative_clause(question: str, sentence: str) -> str | None:
         or contrast cue, when the question asks with a negation (outside a condition) and the
         sentence has several clauses; else ``None`` (the whole sentence is the answer's scope).
     """
-    if _ASKS_NEGATED.search(_CONDITION.sub(" ", question)) is None:
+    if not _asked_negation(question):
         return None
     clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
     negative = [c for c in clauses if _SAYS_NEGATED.search(c)]
@@ -141,7 +145,7 @@ TYPO_SIMILARITY = 0.85
 _NAMED = re.compile(r"[A-Za-z][\w'’-]*|\b(?:1\d{3}|20\d{2})\b")
 
 
-def unnamed(question: str, text: str) -> list[str]:
+def unmentioned(question: str, text: str) -> list[str]:
     """The names and years of ``question`` that ``text`` never mentions.
 
     A single fact is stated where the thing it is about is named: an answer sentence whose chunk

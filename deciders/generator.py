@@ -32,7 +32,7 @@ from deciders.answer_support import (
 from deciders.answer_types import UNTYPED, AnswerType, expected_type
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
-from deciders.contrast import contradicted, unnamed, unnegated
+from deciders.contrast import contradicted, unmentioned, unnegated
 from deciders.lexicon import (
     FAREWELLS,
     GREETINGS,
@@ -116,7 +116,7 @@ class ExtractiveGenerator:
     answer, and shows the closest passages — when the question names something no document
     contains (``absent_terms``) or names only in passing elsewhere than the answer's chunks
     (``rare_names``), or a single-hop question names something no evidence chunk mentions
-    (:func:`deciders.contrast.unnamed`) or asks with a negation the answer does not state
+    (:func:`deciders.contrast.unmentioned`) or asks with a negation the answer does not state
     (:func:`deciders.contrast.unnegated`), or no sentence holding such a span supports at least
     ``min_answer_support`` of the question — for a single-hop question the best sentence alone
     (one fact is stated in one place: two half-matching sentences from different chunks are no
@@ -234,7 +234,7 @@ class ExtractiveGenerator:
             missing += [name for name in request.rare_names if not _holds(held, name.lower())]
         # a question about a name or year no evidence chunk mentions ("recognized in Japan", "in 1765")
         if chosen and not chain:
-            missing += unnamed(question, " ".join(f"{c['title']} {c['text']}" for c in evidence))
+            missing += unmentioned(question, " ".join(f"{c['title']} {c['text']}" for c in evidence))
         # a sentence saying the opposite of a word of the question ("the second German Empire" for
         # "the third German empire") is about something else (deciders.contrast)
         swaps = contradicted(question, with_context(chosen[0])) if chosen else []

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from deciders.contrast import contradicted, negative_clause, unnamed, unnegated
+from deciders.contrast import contradicted, negative_clause, unmentioned, unnegated
 
 
 def test_a_word_swapped_for_its_opposite_between_the_same_neighbours_is_a_contradiction():
@@ -46,20 +46,20 @@ def test_a_negation_in_a_condition_or_a_relative_clause_describes_the_situation_
 
 def test_names_and_years_of_the_question_that_the_answer_chunk_never_mentions():
     harvard = "Harvard Medical School is located on a 21-acre campus in Boston, founded 1782."
-    assert unnamed("How many schools of medicine were recognized in Japan in 1765?", harvard) == ["Japan", "1765"]
-    assert unnamed("How many acres does Harvard Medical School cover?", harvard) == []
+    assert unmentioned("How many schools of medicine were recognized in Japan in 1765?", harvard) == ["Japan", "1765"]
+    assert unmentioned("How many acres does Harvard Medical School cover?", harvard) == []
     # stems and longer spellings count as named; the question's first word and "I" are not names
-    assert unnamed("What does Postgres build when I add a primary key?", "PostgreSQL creates a unique index.") == []
-    assert unnamed("Which church do Huguenots maintain?", "the Huguenot church") == []
+    assert unmentioned("What does Postgres build when I add a primary key?", "PostgreSQL creates a unique index.") == []
+    assert unmentioned("Which church do Huguenots maintain?", "the Huguenot church") == []
     # accents and a misspelt letter in a longer name still name it
     jimena = "Jimena Benìtez, played by Isabel Macedo"
-    assert unnamed("Which telenovela starred Isabel Macedo as Jimena Benitez?", jimena) == []
+    assert unmentioned("Which telenovela starred Isabel Macedo as Jimena Benitez?", jimena) == []
     urban = "What does Phil Urban of Mitchells & Bustlers manage?"
-    assert unnamed(urban, "Phil Urban, CEO of Mitchells & Butlers") == []
-    assert unnamed(urban, "Phil Urban, CEO of Mitchells") == ["Bustlers"]
+    assert unmentioned(urban, "Phil Urban, CEO of Mitchells & Butlers") == []
+    assert unmentioned(urban, "Phil Urban, CEO of Mitchells") == ["Bustlers"]
     # a missing word is reported as the name it belongs to
     guard = "How do I configure Oracle Data Guard?"
-    assert unnamed(guard, "Porting from Oracle PL/SQL: data types") == ["Oracle Data Guard"]
+    assert unmentioned(guard, "Porting from Oracle PL/SQL: data types") == ["Oracle Data Guard"]
 
 
 def test_a_question_asked_with_not_takes_its_answer_from_the_clause_in_the_negative():
