@@ -13,7 +13,7 @@ from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.telemetry_export import configure_telemetry
-from core.text import CODE_SHAPE, compound_names, identifiers, terms
+from core.text import compound_names, identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.llm import CallLimits
@@ -149,9 +149,10 @@ class Services:
         Each content term (:func:`core.text.terms`) weighs its IDF; an exact name (``work_mem``)
         its own idf as a literal word, not its parts'; an identifier
         (:func:`core.text.identifiers`) no chunk contains (``absent``, when already known) the
-        most a term can (df 0). The code-like identifiers (CamelCase, all-caps, snake_case or
-        dotted: ``MySQL``) that some chunk, but at most ``tuning.rare_name_chunks`` chunks, hold
-        are its rare names. Each name's literal chunk count is read once.
+        most a term can (df 0). The identifiers (code-like — CamelCase, all-caps, snake_case or
+        dotted: ``MySQL`` — or capitalised words of prose: ``Westphalia``) that some chunk, but
+        at most ``tuning.rare_name_chunks`` chunks, hold are its rare names. Each name's literal
+        chunk count is read once.
         """
         lexical = self.store.lexical
         words = list(dict.fromkeys(re.findall(r"\w+", question)))
@@ -159,7 +160,7 @@ class Services:
         present = [n for n in identifiers(question) if n not in absent]
         cap = self.tuning.rare_name_chunks
         exact = lexical.literal_df([n for n in present if "_" in n])  # their idf needs the whole count
-        df = {**exact, **lexical.literal_df([n for n in present if n not in exact and CODE_SHAPE.search(n)], cap)}
+        df = {**exact, **lexical.literal_df([n for n in present if n not in exact], cap)}
         n = lexical.size()
         idf = {**lexical.idf(words), **{name: lucene_idf(n, count) for name, count in exact.items()}}
         weights: dict[str, float] = {}

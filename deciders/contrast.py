@@ -7,8 +7,9 @@ the question, so coverage alone calls it an answer. :func:`contradicted` aligns 
 word the sentence lacks with its neighbours: when the sentence holds both neighbours with, between
 them, a word opposite to it (:data:`deciders.lexicon.CONTRASTS`), the sentence is about something
 else. The other checks follow the same paper's classes: :func:`unnegated` (a question asked with
-"not" against sentences saying only what is), :func:`unmentioned` (a name or year of the question no
-evidence mentions) and :func:`negative_clause` (the clause a "not" question's answer comes from).
+"not" against sentences saying only what is), :func:`denied` (a sentence saying "not" of what the
+question takes as given), :func:`unmentioned` (a name or year of the question no evidence
+mentions) and :func:`negative_clause` (the clause a "not" question's answer comes from).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from itertools import pairwise
 
 from core.text import STOPWORDS, term_set, terms
 from deciders.lexicon import CONTRASTS
@@ -108,6 +110,55 @@ def _asked_negation(question: str) -> str:
     """The negation ``question`` asks with, outside a condition or relative clause ("" if none)."""
     asked = _ASKS_NEGATED.search(_CONDITION.sub(" ", question))
     return " ".join(asked.group(0).lower().split()) if asked else ""
+
+
+_NEGATORS = frozenset({"not", "no", "never", "n't", "cannot", "neither", "nor"})
+_WORD = re.compile(r"[a-z0-9']+|n't")
+_LINKS = _ARTICLES | {"of", "than", "in", "on", "to", "for", "with", "at", "by", "from", "as"}
+
+
+def _content(word: str) -> bool:
+    return len(word) > 2 and word not in STOPWORDS
+
+
+def denied(question: str, sentence: str) -> str:
+    """The words of ``sentence`` that deny what ``question`` takes as given.
+
+    SQuAD 2.0's negation class also runs the other way (Rajpurkar et al. 2018): "When a commission
+    reached a decision, what happened?" against "… but it reached no decision". Two content words
+    (three letters or more) next to each other in the question, or with only articles and
+    prepositions between them ("reached a decision", "difficult than multiplication" — not "could
+    only propose"), with a negation between them in the sentence ("reached no decision") or right
+    before both ("not more difficult than multiplication"), deny the question's premise.
+
+    Args:
+        question: the question; one holding any negation or contrast cue is never denied.
+        sentence: the answer sentence, with its context.
+
+    Returns:
+        The sentence's words from the first denied word (or the negation) to the last, e.g.
+        "reached no decision"; "" when nothing is denied.
+    """
+    if _SAYS_NEGATED.search(question):
+        return ""
+    # content words of the question next to each other, at most articles and prepositions between
+    words = _WORD.findall(question.lower())
+    asked = [(i, _stem(w)) for i, w in enumerate(words) if _content(w)]
+    pairs = {(a, b) for (i, a), (j, b) in pairwise(asked) if set(words[i + 1 : j]) <= _LINKS}
+    said = _WORD.findall(sentence.lower().replace("n't", " n't"))
+    content = [(i, _stem(w)) for i, w in enumerate(said) if _content(w) and w not in _NEGATORS]
+    for n, word in enumerate(said):
+        if word not in _NEGATORS:
+            continue
+        before = [c for c in content if n - 3 <= c[0] < n][-1:]
+        after = [c for c in content if c[0] > n][:2]
+        if not after or after[0][0] - n > 3:
+            continue
+        if before and (before[0][1], after[0][1]) in pairs:
+            return " ".join(said[before[0][0] : after[0][0] + 1])
+        if len(after) == 2 and (after[0][1], after[1][1]) in pairs:
+            return " ".join(said[n : after[1][0] + 1])
+    return ""
 
 
 _CLAUSE = re.compile(r"\s*;\s*|,\s+(?:but|while|whereas)\s+", re.I)

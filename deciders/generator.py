@@ -18,7 +18,7 @@ from typing import Literal, Mapping, Protocol, Sequence
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
-from core.text import coverage, is_heading, names, strip_qualifier, term_set
+from core.text import CODE_SHAPE, coverage, is_heading, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
 from deciders import yes_no
 from deciders.answer_support import (
@@ -32,7 +32,7 @@ from deciders.answer_support import (
 from deciders.answer_types import UNTYPED, AnswerType, expected_type
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
-from deciders.contrast import contradicted, unmentioned, unnegated
+from deciders.contrast import contradicted, denied, unmentioned, unnegated
 from deciders.lexicon import (
     FAREWELLS,
     GREETINGS,
@@ -227,11 +227,9 @@ class ExtractiveGenerator:
         alone = support if chain else blended_support(chosen[:1], weights, self.tuning)
         answerable = not request.absent_terms  # a question about a thing no document names
         # a name the documents mention only in passing is a thing they are not about ("What is
-        # MySQL's default port?"), unless the answer comes from where they mention it — a dotted
-        # name also where its module and its entry are ("functools module" … "lru_cache(maxsize=128)")
-        if request.rare_names:
-            held = " ".join(f"{c.chunk['title']} {c.chunk['text']}" for c in chosen).lower()
-            missing += [name for name in request.rare_names if not _holds(held, name.lower())]
+        # MySQL's default port?", "When was the Peace of Westphalia established?"), unless the
+        # answer comes from where they mention it
+        missing += unsaid_rare_names(question, request.rare_names, chosen, evidence, chain)
         # a question about a name or year no evidence chunk mentions ("recognized in Japan", "in 1765")
         if chosen and not chain:
             missing += unmentioned(question, " ".join(f"{c['title']} {c['text']}" for c in evidence))
@@ -240,7 +238,10 @@ class ExtractiveGenerator:
         swaps = contradicted(question, with_context(chosen[0])) if chosen else []
         # a question asking what did not happen, against sentences saying only what did
         denial = unnegated(question, " ".join(with_context(c) for c in chosen)) if chosen else ""
-        supported = chosen and alone >= self.tuning.min_answer_support and not swaps and not denial
+        # … and a sentence saying "not" of what the question takes as given ("reached no decision")
+        denying = denied(question, with_context(chosen[0])) if chosen else ""
+        objection = bool(swaps or denial or denying)
+        supported = chosen and alone >= self.tuning.min_answer_support and not objection
         if mode == "answer" and answerable and not missing and supported:
             text, cited = cite(chosen)
             # a chain's answer is at its end: "the drummer of the band that released X" is named
@@ -255,7 +256,7 @@ class ExtractiveGenerator:
         closest = ranked[:2]
         # an abstention with a stated reason (a name never mentioned, a contradiction, a negation
         # the passage lacks) is as sure as its reason, however well the closest sentence matches
-        support = closest[0].support if closest and answerable and not (missing or swaps or denial) else 0.0
+        support = closest[0].support if closest and answerable and not (missing or objection) else 0.0
         if not weights:  # nothing in the question to look for ("and when was that?"): no sure abstention
             support = 1.0
         never = f" (they never mention {', '.join(request.absent_terms)})" if request.absent_terms else ""
@@ -265,12 +266,47 @@ class ExtractiveGenerator:
             never = f" (the closest passage speaks of '{swaps[0][1]}', not '{swaps[0][0]}')"
         if denial and not never:
             never = f" (the question asks with '{denial}'; the closest passage says nothing in the negative)"
+        if denying and not never:
+            never = f" (the closest passage says '{denying}')"
         if not closest:
             text = f"{NO_ANSWER} contain an answer to this question{never}, and nothing related was found."
             return Answer(text, [], MODEL_FREE, abstained=True, support=0.0)
         body, cited = cite(closest)
         text = f"{NO_ANSWER} contain a clear answer to this question{never}. The closest passages found: {body}"
         return Answer(text, cited, MODEL_FREE, abstained=True, support=support)
+
+
+def unsaid_rare_names(
+    question: str, rare_names: Sequence[str], chosen: Sequence[Candidate], evidence: Sequence[HopChunk], chain: bool
+) -> list[str]:
+    """The question's rare names (named by at most ``tuning.rare_name_chunks`` chunks) the answer
+    does not say.
+
+    A code-like name (``MySQL``) must be in the answer's chunks (a dotted one also as its module
+    and its entry: "functools module" … "lru_cache(maxsize=128)"). For a single-hop question, a
+    capitalised word of prose (``Westphalia``) must be in the best sentence, its context or its
+    chunk's title, unless it is in an evidence chunk's title (the question names a document it
+    is about, the answer may be another's): SQuAD 2.0 writes unanswerable questions by putting a
+    name of the paragraph where it does not belong (Rajpurkar et al. 2018, "entity swap").
+
+    Args:
+        question: the question.
+        rare_names: its rare names (:meth:`graph.services.GraphServices.question_terms`).
+        chosen: the answer's sentences, best first.
+        evidence: the evidence chunks.
+        chain: the question is multi-hop (no sentence-level check).
+
+    Returns:
+        The names not said (a prose one as the whole capitalised name it is part of).
+    """
+    held = " ".join(f"{c.chunk['title']} {c.chunk['text']}" for c in chosen).lower()
+    missing = [n for n in rare_names if CODE_SHAPE.search(n) and not _holds(held, n.lower())]
+    titles = " ".join(c["title"] for c in evidence).lower()
+    prose = [n.lower() for n in rare_names if not CODE_SHAPE.search(n) and n.lower() not in titles]
+    if prose and chosen and not chain:
+        said = f"{chosen[0].chunk['title']} {with_context(chosen[0])}"
+        missing += [name for name in unmentioned(question, said) if any(p in name.lower() for p in prose)]
+    return missing
 
 
 def _holds(text: str, name: str) -> bool:

@@ -405,3 +405,14 @@ def test_processes_building_the_same_index_at_once_wait_for_each_other(make_app)
             other.join(30)
     assert not other.is_alive() and not errors
     assert _postings_indexes(app, store) == {"terms_impact_idx", "terms_chunk_idx"}
+
+
+def test_names_few_chunks_hold_are_the_questions_rare_names(make_app, tmp_path):
+    for i in range(3):
+        (tmp_path / f"war{i}.txt").write_text(f"Sweden fought battle {i} of the Thirty Years' War.")
+    (tmp_path / "peace.txt").write_text("The Peace of Westphalia ended the war; MySQL is not PostgreSQL.")
+    app = make_app()
+    app.ingest([tmp_path])
+    known = app.services.question_terms("Did the Peace of Westphalia end the war of Sweden and MySQL?")
+    # a capitalised word of prose or a code-like name in at most rare_name_chunks (2) chunks
+    assert set(known.rare_names) == {"Peace", "Westphalia", "MySQL"}  # Sweden: 3 chunks

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from deciders.contrast import contradicted, negative_clause, unmentioned, unnegated
+from deciders.contrast import contradicted, denied, negative_clause, unmentioned, unnegated
 
 
 def test_a_word_swapped_for_its_opposite_between_the_same_neighbours_is_a_contradiction():
@@ -42,6 +42,20 @@ def test_a_negation_in_a_condition_or_a_relative_clause_describes_the_situation_
     assert unnegated("If I never drop a temp table myself, when does it go away?", "At the end of a session.") == ""
     assert unnegated("Which lock is held by the index build that doesn't block writes?", "SHARE UPDATE EXCLUSIVE") == ""
     assert unnegated("When does it go away?", "At the end of a session.") == ""
+
+
+def test_a_sentence_saying_not_of_what_the_question_takes_as_given_denies_it():
+    commission = "The issues were turned over to a commission to resolve, but it reached no decision."
+    assert denied("When a commission reached a decision, what happened?", commission) == "reached no decision"
+    squaring = "Thus squaring is not more difficult than multiplication, since it reduces to multiplication."
+    assert denied("What is more difficult than multiplication?", squaring) == "not more difficult than multiplication"
+    # the negation must split or precede two words the question puts side by side
+    assert denied("When did the commission reach a decision?", "A decision was not reached by May.") == ""
+    assert denied("Which exception is raised when a key is missing?", "KeyError: raised when a key is not found.") == ""
+    # a question holding a negation or contrast of its own is left to unnegated()
+    assert (
+        denied("What does str.partition return if the separator is not found?", "If the separator is not found") == ""
+    )
 
 
 def test_names_and_years_of_the_question_that_the_answer_chunk_never_mentions():

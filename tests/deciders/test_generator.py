@@ -493,6 +493,36 @@ def test_a_single_hop_question_about_a_name_no_evidence_mentions_is_no_answer():
     assert answer.abstained and "says it of Japan)" in answer.text
 
 
+def test_a_sentence_denying_the_questions_premise_is_no_answer():
+    commission = chunk(
+        "c", "French and Indian War",
+        "The issues of conflicting territorial claims were turned over to a commission to resolve, but it "
+        "reached no decision.",
+    )  # fmt: skip
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("When a commission reached a decision, what happened?", [commission], "answer")
+    )
+    assert answer.abstained and "says 'reached no decision')" in answer.text
+
+
+def test_a_rare_name_of_a_single_hop_question_must_be_in_the_answers_sentence():
+    huguenots = chunk(
+        "hu", "Huguenot",
+        "The Peace of Westphalia ended the war in 1648. Many fled to England. Huguenots began to settle in "
+        "the Dutch Cape Colony in 1688.",
+    )  # fmt: skip
+    question = "When did Huguenots settle in the Cape Colony after the Peace of Westphalia?"
+    generator = ExtractiveGenerator()
+    # "Westphalia" is named in one chunk only, not in the sentence the answer would come from
+    swapped = generator.generate(AnswerRequest(question, [huguenots], "answer", rare_names=["Westphalia"]))
+    assert swapped.abstained and "says it of Westphalia)" in swapped.text
+    # a rare name that titles an evidence chunk is what the question is about: the answer may be elsewhere
+    titled = {**huguenots, "title": "Westphalia"}
+    assert not generator.generate(AnswerRequest(question, [titled], "answer", rare_names=["Westphalia"])).abstained
+    # a common name, or the same question without the rare-name finding, is answered
+    assert not generator.generate(AnswerRequest(question, [huguenots], "answer")).abstained
+
+
 def test_the_short_answer_to_a_not_question_is_never_the_clause_saying_the_opposite():
     glossary = chunk(
         "hashable", "Glossary",
