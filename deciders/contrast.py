@@ -74,16 +74,18 @@ def contradicted(question: str, sentence: str) -> list[tuple[str, str]]:
 _ASKS_NEGATED = re.compile(r"\b(?:not|never|cannot|fail(?:ed|s)?\s+to)\b|n't\b", re.I)
 """A question asking about what did not happen ("Which entity did not develop …?", "What have
 members failed to join?")."""
-_CONDITION = re.compile(r"\b(?:if|unless|when|without|that)\b[^,?]*", re.I)
+_CONDITION = re.compile(r"\b(?:if|unless|without|that)\b[^,?]*|(?<!^)(?<!^\s)\bwhen\b[^,?]*", re.I)
 """A condition or a relative clause, whose negation describes the user's situation or the thing
 asked about, not what is asked ("if I never touch the config", "the way that doesn't block
-writes")."""
+writes"); a question's first "When" asks for a time ("When wasn't King George's war?")."""
 _SAYS_NEGATED = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|fail(?:ed|s|ure)?|rather than|"
     r"instead|unlike|except|other than|lack(?:s|ed|ing)?)\b|n't\b",
     re.I,
 )
 """A sentence stating something in the negative or by contrast."""
+NEGATION_SCOPE = 10
+"""Most words between a cue and the word it negates (:func:`unnegated`)."""
 
 
 def unnegated(question: str, sentence: str) -> str:
@@ -94,16 +96,27 @@ def unnegated(question: str, sentence: str) -> str:
     of workers"; Rajpurkar et al. 2018, "negation"): the sentence matches the question's words but
     answers the opposite question. Negations inside a condition ("if I never …") do not count.
 
+    A cue counts within ``NEGATION_SCOPE`` words of where the sentence says the negated word (the
+    question's first content word after its negation: "develop" in "did not develop"), or
+    anywhere when the sentence does not say it: "… developed by the Court of Justice, … rules
+    which are not expressly provided for in the treaties" says nothing negative of developing.
+
     Args:
         question: the question.
         sentence: the answer sentence(s), with their context.
 
     Returns:
         The question's negation ("not", "n't", "cannot", "failed to") when the sentence holds no negation
-        or contrast cue (not, no, never, without, rather than, instead, except, lack …), else "".
+        or contrast cue (not, no, never, without, rather than, instead, except, lack …) in scope, else "".
     """
-    asked = _asked_negation(question)
-    return "" if _SAYS_NEGATED.search(sentence) else asked
+    asked = _ASKS_NEGATED.search(stripped := _CONDITION.sub(" ", question))
+    if not asked:
+        return ""
+    target = next((_stem(w) for w in _WORD.findall(stripped[asked.end() :].lower()) if _content(w)), None)
+    said = _WORD.findall(sentence.lower())
+    at = [i for i, word in enumerate(said) if _stem(word) == target]
+    scopes = [" ".join(said[max(0, i - NEGATION_SCOPE) : i + NEGATION_SCOPE + 1]) for i in at] or [sentence]
+    return "" if any(_SAYS_NEGATED.search(scope) for scope in scopes) else _asked_negation(question)
 
 
 def _asked_negation(question: str) -> str:

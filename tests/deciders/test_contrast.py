@@ -36,6 +36,19 @@ def test_a_question_asking_with_a_negation_needs_a_sentence_saying_something_in_
     assert unnegated("Which job does not require citizenship?", "Any job other than a member's.") == ""
 
 
+def test_a_negation_counts_near_where_the_sentence_says_the_negated_word():
+    principles = (
+        "The principles of European Union law are rules which have been developed by the European Court of "
+        "Justice that constitute unwritten rules which are not expressly provided for in the treaties."
+    )
+    assert unnegated("Which entity did not develop the principles of European Union law?", principles) == "not"
+    # the word said nowhere: a cue anywhere may speak of it
+    assert unnegated("Which entity did not create the principles?", principles) == ""
+    # a question's first "When" asks for a time; it opens no condition
+    war = "As there had already been a King George's War in the 1740s, colonists named the second war after it."
+    assert unnegated("When wasn't King George's war?", war) == "n't"
+
+
 def test_a_negation_in_a_condition_or_a_relative_clause_describes_the_situation_not_the_question():
     default = "port: The TCP port the server listens on; 5432 by default."
     assert unnegated("What port does Postgres listen on if I never touch the config?", default) == ""
