@@ -19,6 +19,7 @@ from deciders.short_answer import head_noun, nearest_first, noun_phrase
         ("How long does a session wait on a lock?", "quantity"),
         ("How many columns can a table have?", "number"),
         ("In what year was the band formed?", "date"),
+        ("In what month and year was the manual revised?", "date"),
         ("When was Neil Peart born?", "date"),
         ("What is the date of birth of the director of film Blind Shaft?", "date"),
         ("What is the birthday of the man who played Lex Luthor?", "date"),
