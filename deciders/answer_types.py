@@ -81,7 +81,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "date",
         re.compile(
-            r"\b(?:when (?:was|were|did|had|has)|(?:what|which|in what|on what|at what) (?:year|date|day|century|time|month)|"
+            r"\b(?:when (?:was|were|did|had|has)|(?:what|which) (?:year|date|day|century|time|month)|"
             r"what(?:'s| is) the (?:latest|earliest) year|birth ?day|birth ?date|date of (?:birth|death))\b",
             re.I,
         ),

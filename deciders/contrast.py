@@ -109,20 +109,22 @@ def unnegated(question: str, sentence: str) -> str:
         The question's negation ("not", "n't", "cannot", "failed to") when the sentence holds no negation
         or contrast cue (not, no, never, without, rather than, instead, except, lack …) in scope, else "".
     """
-    asked = _ASKS_NEGATED.search(stripped := _CONDITION.sub(" ", question))
+    asked, rest = _asked_negation(question)
     if not asked:
         return ""
-    target = next((_stem(w) for w in _WORD.findall(stripped[asked.end() :].lower()) if _content(w)), None)
+    target = next((_stem(w) for w in _WORD.findall(rest.lower()) if _content(w)), None)
     said = _WORD.findall(sentence.lower())
     at = [i for i, word in enumerate(said) if _stem(word) == target]
     scopes = [" ".join(said[max(0, i - NEGATION_SCOPE) : i + NEGATION_SCOPE + 1]) for i in at] or [sentence]
-    return "" if any(_SAYS_NEGATED.search(scope) for scope in scopes) else _asked_negation(question)
+    return "" if any(_SAYS_NEGATED.search(scope) for scope in scopes) else asked
 
 
-def _asked_negation(question: str) -> str:
-    """The negation ``question`` asks with, outside a condition or relative clause ("" if none)."""
-    asked = _ASKS_NEGATED.search(_CONDITION.sub(" ", question))
-    return " ".join(asked.group(0).lower().split()) if asked else ""
+def _asked_negation(question: str) -> tuple[str, str]:
+    """The negation ``question`` asks with, outside a condition or relative clause, and the
+    question's words after it (``("", "")`` if none)."""
+    stripped = _CONDITION.sub(" ", question)
+    asked = _ASKS_NEGATED.search(stripped)
+    return (" ".join(asked.group(0).lower().split()), stripped[asked.end() :]) if asked else ("", "")
 
 
 _NEGATORS = frozenset({"not", "no", "never", "n't", "cannot", "neither", "nor"})
@@ -194,7 +196,7 @@ def negative_clause(question: str, sentence: str) -> str | None:
         or contrast cue, when the question asks with a negation (outside a condition) and the
         sentence has several clauses; else ``None`` (the whole sentence is the answer's scope).
     """
-    if not _asked_negation(question):
+    if not _asked_negation(question)[0]:
         return None
     clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
     negative = [c for c in clauses if _SAYS_NEGATED.search(c)]
