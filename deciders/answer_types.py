@@ -162,12 +162,13 @@ _FILE = re.compile(
 )
 """A file name or path ("postgresql.auto.conf", "$PGDATA/standby.signal"): where documents keep a thing."""
 _DEFAULT_VALUE = re.compile(
-    r"\bdefaults?\b(?:\s+(?!is\b|are\b|of\b|to\b)[\w-]+){0,3}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
+    r"\bdefaults?\b(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){0,3}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?(?!(?:chosen|used|determined|computed|selected|taken)\b)"
+    r"(?!the (?:opposite|same)\b)"
     r"(?P<value>(?:[^.;]|\.(?=\d))+?)(?=\.(?!\d)|;|:\s|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
     r"\bdefault,\s+(?P<comma>-?\d[\w.]*)(?=,)|"
-    r"(?<![\w.\\'-])(?P<before>\d[\w.]*|on|off|true|false|enabled|disabled|\w+_\w+|'[^']+'|(?-i:[A-Z]{2,}\w*))"
-    r"\s+by\s+default\b",
+    r"(?<![\w.\\'-])(?P<before>\d[\w.]*|on|off|true|false|enabled|disabled|none|\w+_\w+|'[^']*'|the empty string"
+    r"(?:\s+'')?|(?-i:[A-Z]{2,}\w*))\s+(?:by\s+default\b|\((?:which\s+is\s+)?the\s+default\))",
     re.I,
 )
 _KEYWORD_DEFAULT = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)=(?P<value>'[^']*'|\"[^\"]*\"|[^\s,()=]+)")
@@ -183,9 +184,7 @@ _MEASURES: list[tuple[Literal["quantity", "number"], re.Pattern]] = [
 ]
 """Question wordings that ask for a measure, checked in order (see :func:`default_measure`)."""
 _YES, _NO = "Yes", "No"
-_NEGATION = re.compile(
-    r"^(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|wasn't|weren't|won't|without|neither|nor)$"
-)
+_NEGATION = re.compile(r"^(?:not|no|never|cannot|(?:ca|does|do|is|are|was|were|wo)n't|without|neither|nor)$")
 _CLAUSE_END = re.compile(r"[,;:()]")
 _WORD = re.compile(r"[\w'’-]+|[,;:()]")
 NEGATION_REACH = 4

@@ -57,6 +57,13 @@ def test_default_value_after_default_is_or_before_by_default():
     assert spans(example, "default") == ["128"]  # an example after a colon is not the value
     assert spans("If not given, a default reasonable value is chosen.", "default") == []  # no value stated
     assert spans("Sets the port number.", "default") == []  # no stated default: no span
+    # a value marked "(the default)", as the PostgreSQL manual does 79 times
+    empty = "The computer name is used if this parameter is set to the empty string '' (which is the default)."
+    assert spans(empty, "default") == ["the empty string"]
+    assert spans("Possible values are none (the default), ddl, mod and all.", "default") == ["none"]
+    assert spans("The default, and safe, setting is on.", "default") == ["on"]  # asides between commas
+    # a default stated relative to another is no value ("when the default is the opposite, issue SET LOCAL …")
+    assert spans("To commit asynchronously when the default is the opposite, issue SET LOCAL.", "default") == []
 
 
 def test_a_count_asked_for_is_not_a_measure():
