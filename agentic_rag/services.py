@@ -16,6 +16,7 @@ from core.telemetry_export import configure_telemetry
 from core.text import compound_names, identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
+from deciders.answer_types import definition_subject
 from deciders.llm import CallLimits
 from graph.context import RunContext
 from graph.services import QuestionTerms
@@ -111,7 +112,28 @@ class Services:
         """
         self.require_chunks()
         with telemetry.tool("search"), telemetry.retrieval(self.settings.collection, query, k) as span:
-            return span.found(self.store.search(query, k, where=where))
+            found = self.store.search(query, k, where=where)
+            if (term := definition_subject(query)) and found:
+                found = self.with_entry(term, query, found, where)
+            return span.found(found)
+
+    def with_entry(self, term: str, query: str, found: list[Chunk], where: ChunkFilter | None) -> list[Chunk]:
+        """``found`` led by the chunk holding the entry that defines ``term`` (a glossary's
+        "Tablespace", a reference page's "TRUNCATE"; :meth:`store.names.NameIndex.entries`),
+        of up to ``tuning.entry_candidates`` of them one of the page titled by the term (the
+        reference page "psql", not a page quoting psql's banner), else the one ``query`` ranks
+        best; the last chunk makes room. Unchanged when no entry exists or ``found`` holds it."""
+        entries = self.store.fetch(self.store.names.entries(term, self.tuning.entry_candidates, where))
+        ranks = self.store.rank_among(query, list(entries))
+        titled = {  # the page's first such chunk
+            cid: -int(c.get("locator", "#0").rsplit("#", 1)[1])
+            for cid, c in entries.items()
+            if c["title"].strip().lower() == term.lower()
+        }
+        best = max(entries, key=lambda cid: (cid in titled, titled.get(cid, 0), ranks.get(cid, 0.0), cid), default=None)
+        if best is None or best in {c["chunk_id"] for c in found}:
+            return found
+        return [{**entries[best], "score": found[0]["score"]}, *found[: len(found) - 1]]
 
     def chunk_filter(self, context: RunContext) -> ChunkFilter:
         default = [s.strip() for s in (self.settings.sources or "").split(",") if s.strip()]
@@ -141,7 +163,7 @@ class Services:
         :func:`core.text.compound_names`) that no chunk contains."""
         compounds = compound_names(question)
         parts = {part for compound in compounds for part in compound.split("-")}  # "Seven" of "Seven-Day"
-        return self.store.lexical.absent([*(n for n in identifiers(question) if n not in parts), *compounds])
+        return self.store.names.absent([*(n for n in identifiers(question) if n not in parts), *compounds])
 
     def question_terms(self, question: str, absent: list[str] | None = None) -> QuestionTerms:
         """What the collection says of ``question``'s words (see :class:`graph.services.QuestionTerms`).
@@ -159,8 +181,9 @@ class Services:
         absent = self.absent_terms(question) if absent is None else absent
         present = [n for n in identifiers(question) if n not in absent]
         cap = self.tuning.rare_name_chunks
-        exact = lexical.literal_df([n for n in present if "_" in n])  # their idf needs the whole count
-        df = {**exact, **lexical.literal_df([n for n in present if n not in exact], cap)}
+        names = self.store.names
+        exact = names.literal_df([n for n in present if "_" in n])  # their idf needs the whole count
+        df = {**exact, **names.literal_df([n for n in present if n not in exact], cap)}
         n = lexical.size()
         idf = {**lexical.idf(words), **{name: lucene_idf(n, count) for name, count in exact.items()}}
         weights: dict[str, float] = {}

@@ -71,6 +71,8 @@ def coverage(question_terms: frozenset[str], text: str) -> float:
 
 
 _LIST_ITEM = re.compile(r"^[-*•]\s+")
+_NAME_LINE = re.compile(r"^[\w.$:-]+(?: [\w.$:-]+){0,4} — \S")
+"""A reference page's name line (a man page's NAME section, DocBook's ``refnamediv``): "TRUNCATE — empty a table"."""
 _GRID_BORDER = re.compile(r"\+[-=+:]{3,}\+")
 """A border line of a plain-text grid table (``+------+-----+``, reStructuredText's and
 pydoc's): it separates rows."""
@@ -81,7 +83,8 @@ _TABLE_RULE = re.compile(r"[|:\- ]+")
 
 def sentences(text: str) -> list[str]:
     """Sentences of ``text``: paragraphs (blank-line separated), Markdown headings and list items
-    (a definition list's term and its description: ``- work_mem (integer)``), Markdown table rows
+    (a definition list's term and its description: ``- work_mem (integer)``), a reference page's
+    name line ("pg_dump — extract a PostgreSQL database …"), Markdown table rows
     and the rows of a plain-text grid table (its cells' lines joined, borders and ``|`` dropped)
     are segmented
     separately, hard line wraps joined, heading and item marks dropped, blanks dropped. Cached:
@@ -107,6 +110,8 @@ def _sentences(text: str) -> tuple[str, ...]:
             blocks += [[stripped.lstrip("#").strip()], []]
         elif _LIST_ITEM.match(stripped):
             blocks += [[_LIST_ITEM.sub("", stripped)]]
+        elif _NAME_LINE.match(stripped):  # a reference page's "pg_dump — extract a PostgreSQL database …"
+            blocks += [[stripped], []]
         elif not stripped:
             blocks.append([])
         elif blocks[-1] and _titles(blocks[-1][-1]) and stripped[:1].isupper():

@@ -67,6 +67,9 @@ class Tuning:
     """``maintenance_work_mem`` for the index build: a graph that fits builds several times faster."""
 
     # -- hops (nodes) ---------------------------------------------------------------------------
+    entry_candidates: int = 20
+    """Entries defining a term ("- Tablespace" in a glossary) a "What is X?" search reads, of which
+    the one the question ranks best leads the results (:meth:`agentic_rag.services.Services.with_entry`)."""
     per_query_k: int = 3
     """Chunks kept per query when a hop searches several (one per bridge entity), merged round
     robin: every bridge hypothesis's best chunk comes before any second one. More per query
@@ -130,6 +133,9 @@ class Tuning:
     definition_bonus: float = 0.1
     """Ranking bonus of an entry's defining sentence (the first under its heading or signature)
     for a "What is X?" / "What does X do?" question."""
+    subject_bonus: float = 0.2
+    """Further ranking bonus of a sentence defining what a "What is X?" question asks about ("A
+    schema is …", "TRUNCATE — empty a table …", the first sentence under X's glossary entry)."""
     changelog_penalty: float = 0.1
     """Ranking penalty of a sentence from release notes ("What's New In Python 2.6", "E.19.
     Release 15") when the question does not ask about versions or changes."""

@@ -12,6 +12,7 @@ few words with their answer), plus a bonus when it holds a span of the expected 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -20,7 +21,7 @@ from langchain_core.embeddings import Embeddings
 
 from core.text import api_entry_name, is_heading, sentences, term_set
 from core.tuning import Tuning
-from deciders.answer_types import UNTYPED, AnswerType, spans
+from deciders.answer_types import UNTYPED, AnswerType, definition_subject, spans
 from deciders.chunks import HopChunk
 from deciders.lexicon import (
     ABOUT_VERSIONS,
@@ -143,6 +144,7 @@ def rank_candidates(
     asks_api = noun in API_NOUNS  # "which exception …?"
     versions = bool(ABOUT_VERSIONS.search(question))
     commands = _command_prefixes(question)
+    subject = definition_subject(question) if kind == "definition" else None
     for rank, chunk in enumerate(evidence):
         title_terms = term_set(chunk["title"])
         module = (found_module := MODULE_TITLE.match(chunk["title"])) and found_module["name"]
@@ -162,6 +164,8 @@ def rank_candidates(
                 sentence in usable
                 and (kind == "default" or not line_entry)
                 and (kind == "command" or not SYNTAX_LINE.search(sentence))
+                # a term line names what a definition is about; "TRUNCATE — empty a table" says it
+                and not (kind == "definition" and is_heading(sentence) and not _PURPOSE.search(sentence))
             ):
                 credits, from_head, from_previous = {}, 0.0, 0.0
                 # an entry named by another exact name ("hash_mem_multiplier (floating point)")
@@ -217,7 +221,12 @@ def rank_candidates(
                         "spans": typed,
                         "context": context,
                         "window": f"{supplying or ''} {sentence}".strip(),
-                        "defining": defining,
+                        "defines": (
+                            strong := bool(subject) and defines(sentence, head[0] if defining else None, subject)
+                        ),
+                        # else an entry's first sentence, or one opening on the subject ("VACUUM FULL can reclaim
+                        # more disk space", not "… to avoid needing VACUUM FULL")
+                        "defining": defining or (bool(subject) and not strong and opens_on(sentence, subject)),
                     }
             if line_entry or is_heading(sentence):
                 head, head_entry = (sentence, own, frozenset()), line_entry
@@ -236,6 +245,7 @@ def rank_candidates(
             + tuning.relevance_bonus * item["chunk"].get("relevance", item["chunk"].get("score", 0.0))
             - tuning.order_penalty * item["rank"]
             + tuning.definition_bonus * (kind == "definition" and item["defining"])
+            + tuning.subject_bonus * item["defines"]
             - tuning.changelog_penalty * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"])))
             + tuning.command_bonus * any(c in f"{item['chunk']['title']} {item['window']}" for c in commands)
         )
@@ -252,6 +262,31 @@ def rank_candidates(
             )
         )
     return sorted(ranked, key=lambda c: -c.score)
+
+
+_PURPOSE = re.compile(r"\w\s+[—–-]\s+\w")
+"""A reference page's name line: "TRUNCATE — empty a table or set of tables"."""
+_LIST_MARK = re.compile(r"^[\s*•-]+")
+
+
+def opens_on(sentence: str, subject: str) -> bool:
+    """Whether ``sentence`` (after list marks, an article) opens on ``subject``, case-insensitively."""
+    return re.match(rf"(?:(?:an?|the)\s+)?{re.escape(subject)}\b", _LIST_MARK.sub("", sentence), re.I) is not None
+
+
+def defines(sentence: str, head: str | None, subject: str) -> bool:
+    """Whether ``sentence`` defines ``subject`` (case-insensitively): says what it is ("A schema
+    is a namespace …", "Tablespaces are …"), is its reference page's name line ("TRUNCATE —
+    empty a table …") or is the first sentence under ``head``, a term line naming it alone or in
+    brackets ("Checkpoint", "Multi-version concurrency control (MVCC)")."""
+    said = _LIST_MARK.sub("", sentence)
+    name = re.escape(subject)
+    if re.match(rf"(?:(?:an?|the)\s+)?{name}(?:e?s)?\s+(?:is|are|refers? to|means)\s", said, re.I):
+        return True
+    if re.match(rf"{name}\s+[—–-]\s+\w", said, re.I):
+        return True
+    term = _LIST_MARK.sub("", head or "")
+    return bool(re.fullmatch(rf"(?:{name}|.*\({name}\))(?:\s*\([^)]*\))?", term, re.I))
 
 
 def _command_prefixes(question: str) -> list[str]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from core.text import STOPWORDS, names, term_set, terms, tidy_span
+from core.text import STOPWORDS, names, term_set, tidy_span
+from deciders.contrast import negated
 from deciders.lexicon import ACRONYMS, CODE_SPELLING, FURNITURE, NATION, NATION_OF
 
 AnswerType = Literal[
@@ -72,7 +73,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "number",
         re.compile(
-            r"\b(how many|what number|which number|what percentage|what port|"
+            r"\b(how many|what number|which number|what percentage|(?:what|which) port|"
             r"what(?:'s| is| was| were) the (?:(?:maximum|minimum|max|min|largest|smallest) )?"
             r"(?:population|number|total|count|percentage|ranking|rank))\b",
             re.I,
@@ -180,20 +181,15 @@ _QUANTITY_WORDING = re.compile(
 )
 _MEASURES: list[tuple[Literal["quantity", "number"], re.Pattern]] = [
     ("quantity", _QUANTITY_WORDING),
-    ("number", re.compile(r"\b(how many|what (?:port|number|percentage))\b", re.I)),
+    ("number", re.compile(r"\b(how many|what (?:port|number|percentage)|which port)\b", re.I)),
 ]
 """Question wordings that ask for a measure, checked in order (see :func:`default_measure`)."""
 _YES, _NO = "Yes", "No"
-_NEGATION = re.compile(r"^(?:not|no|never|cannot|(?:ca|does|do|is|are|was|were|wo)n't|without|neither|nor)$")
-_CLAUSE_END = re.compile(r"[,;:()]")
-_WORD = re.compile(r"[\w'’-]+|[,;:()]")
-NEGATION_REACH = 4
-"""Words around a predicate term within which a negation cue negates it (NegEx, Chapman et al. 2001)."""
 
 _DEFINITION = re.compile(r"^(?:who|what)(?:'s|\s+(?:is|was|are|were))\s+(?P<subject>[^?]+?)\s*\??$", re.I)
 """"Who is Donnie Smith?", "What is MVCC?": a definition, not a person or a value."""
 _EXPLANATION = re.compile(
-    r"^what does .+ (?:do|mean|stand for)\s*\??$|\bdifference between\b|^(?:explain|describe)\b|"
+    r"^what does (?P<subject>.+) (?:do|mean|stand for)\s*\??$|\bdifference between\b|^(?:explain|describe)\b|"
     r"^what (?:is|are) the (?:purpose|point|use|meaning|advantages?|benefits?) of\b",
     re.I,
 )
@@ -213,6 +209,22 @@ def expected_type(question: str) -> AnswerType:
     if _EXPLANATION.search(text) or ((match := _DEFINITION.match(text)) and len(match["subject"].split()) <= 3):
         return "definition"
     return "other"
+
+
+_SUBJECT_DRESSING = re.compile(
+    r"^(?:the|a|an)\s+|\s+(?:option|command|function|setting|parameter|clause|keyword|flag|statement)$", re.I
+)
+
+
+def definition_subject(question: str) -> str | None:
+    """What a definition question asks about ("VACUUM FULL" in "What does VACUUM FULL do?",
+    "tablespace" in "What is a tablespace?"), without its article or a trailing "option",
+    "command", …; ``None`` when ``question`` is no definition question (:func:`expected_type`)."""
+    text = question.strip()
+    match = _DEFINITION.match(text) or _EXPLANATION.match(text)
+    if expected_type(text) != "definition" or match is None or not match["subject"]:
+        return None
+    return _SUBJECT_DRESSING.sub("", match["subject"].strip()) or None
 
 
 _FAMILY: dict[str, str] = {
@@ -317,25 +329,6 @@ def _name_only(name: str) -> str:
     if re.search(rf"\b{_MONTH}\b", rest) or (rest != name and not re.search(r"\b[A-Z]", rest)):
         return ""
     return rest
-
-
-def negated(sentence: str, predicate: frozenset[str]) -> bool:
-    """Whether a negation cue stands within ``NEGATION_REACH`` words of a predicate term of
-    ``sentence``, in the same clause (no comma, semicolon, colon or bracket between); with no
-    predicate term given, whether the sentence holds a negation cue at all."""
-    words = _WORD.findall(sentence.lower())
-    if not predicate:
-        return any(_NEGATION.match(word) for word in words)
-    for at, word in enumerate(words):
-        if not (set(terms(word)) & predicate):
-            continue
-        for step in (-1, 1):
-            for other in range(at + step, at + step * (NEGATION_REACH + 1), step):
-                if not 0 <= other < len(words) or _CLAUSE_END.match(words[other]):
-                    break
-                if _NEGATION.match(words[other]):
-                    return True
-    return False
 
 
 def _measure_of(value: str, measure: Literal["quantity", "number"], question: str) -> bool:

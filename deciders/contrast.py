@@ -9,7 +9,8 @@ them, a word opposite to it (:data:`deciders.lexicon.CONTRASTS`), the sentence i
 else. The other checks follow the same paper's classes: :func:`unnegated` (a question asked with
 "not" against sentences saying only what is), :func:`denied` (a sentence saying "not" of what the
 question takes as given), :func:`unmentioned` (a name or year of the question no evidence
-mentions) and :func:`negative_clause` (the clause a "not" question's answer comes from).
+mentions), :func:`negative_clause` (the clause a "not" question's answer comes from) and
+:func:`negated` (a negation cue near a word: a yes/no question's "No").
 """
 
 from __future__ import annotations
@@ -258,3 +259,29 @@ def unmentioned(question: str, text: str) -> list[str]:
 def _folded(text: str) -> str:
     """``text`` without accents ("Benìtez" → "Benitez"): NFKD, combining marks dropped."""
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+_NEGATION_CUE = re.compile(r"^(?:not|no|never|cannot|(?:ca|does|do|is|are|was|were|wo)n't|without|neither|nor)$")
+_CLAUSE_END = re.compile(r"[,;:()]")
+_CUE_WORD = re.compile(r"[\w'’-]+|[,;:()]")
+NEGATION_REACH = 4
+"""Words around a predicate term within which a negation cue negates it (NegEx, Chapman et al. 2001)."""
+
+
+def negated(sentence: str, predicate: frozenset[str]) -> bool:
+    """Whether a negation cue stands within ``NEGATION_REACH`` words of a predicate term of
+    ``sentence``, in the same clause (no comma, semicolon, colon or bracket between); with no
+    predicate term given, whether the sentence holds a negation cue at all."""
+    words = _CUE_WORD.findall(sentence.lower())
+    if not predicate:
+        return any(_NEGATION_CUE.match(word) for word in words)
+    for at, word in enumerate(words):
+        if not (set(terms(word)) & predicate):
+            continue
+        for step in (-1, 1):
+            for other in range(at + step, at + step * (NEGATION_REACH + 1), step):
+                if not 0 <= other < len(words) or _CLAUSE_END.match(words[other]):
+                    break
+                if _NEGATION_CUE.match(words[other]):
+                    return True
+    return False

@@ -1,7 +1,7 @@
 """The chunk store: one PostgreSQL table per collection (langchain-postgres' ``PGVectorStore``
 layout), written in bulk (:mod:`store.writer`), searched densely through pgvector
-(:mod:`store.vectors`) and lexically by a BM25 index (:mod:`store.lexical`), with an
-entity-mention graph (:mod:`store.mentions`) beside it.
+(:mod:`store.vectors`), lexically by a BM25 index (:mod:`store.lexical`) and by literal names
+(:mod:`store.names`), with an entity-mention graph (:mod:`store.mentions`) beside it.
 
 Hybrid retrieval fuses a dense ranking (pgvector cosine distance) with the BM25 ranking by
 weighted reciprocal rank fusion (:mod:`store.fusion`), reported as a 0–1 relevance.
@@ -27,6 +27,7 @@ from store.filters import ChunkFilter
 from store.fusion import by_score, normalised, weighted_rrf
 from store.lexical import LexicalIndex
 from store.mentions import GraphUpdate, MentionGraph
+from store.names import NameIndex
 from store.records import Chunk, SourceUpdate, chunk_id
 from store.vectors import VectorIndex
 from store.writer import ChunkWriter, SourceChunks
@@ -65,6 +66,8 @@ class ChunkStore:
         """The collection's registration and its ingested sources (the manifest)."""
         self.lexical = LexicalIndex(conn, self.table, self.tuning)
         """The collection's BM25 index (maintained by statement triggers on the chunk table)."""
+        self.names = NameIndex(conn, self.table, self.tuning)
+        """Literal lookups of exact names and of the entries defining a term."""
         self.vectors = VectorIndex(conn, self.table, self.tuning)
         """Dense search and the collection's HNSW index."""
         self.graph = MentionGraph(conn, self.table, self.tuning)
@@ -111,8 +114,6 @@ class ChunkStore:
         except BaseException:
             conn.close()
             raise
-
-    # -- schema -------------------------------------------------------------------------------
 
     def _ensure_collection(self, create: bool) -> None:
         conn = self._conn
@@ -172,8 +173,6 @@ class ChunkStore:
                     self.catalog.register(self.table, self.embedding.model_id, self.embedding.dimension)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_SCHEMA_LOCK,))
-
-    # -- writes -------------------------------------------------------------------------------
 
     def replace_source(
         self,
@@ -250,8 +249,6 @@ class ChunkStore:
         conn.execute(f"ANALYZE {self.table}, {self.table}_terms, {self.table}_df")
         return built
 
-    # -- reads --------------------------------------------------------------------------------
-
     def count(self, where: ChunkFilter | None = None) -> int:
         """Number of chunks in the collection (that ``where`` allows)."""
         condition, params = (where or ChunkFilter()).to_sql("c")
@@ -327,7 +324,7 @@ class ChunkStore:
         lexical = [cid for cid, _ in self.lexical.search(query, depth, where=where)]
         rankings, weights = [dense, lexical], [self.tuning.dense_weight, 1.0]
         if names := exact_names(query):
-            rankings.append(self.lexical.naming(names, depth, where))
+            rankings.append(self.names.naming(names, depth, where))
             weights.append(self.tuning.exact_weight)
         fused = weighted_rrf(zip(rankings, weights, strict=True))
         top = by_score(fused)[:k]

@@ -101,7 +101,7 @@ def test_exact_names_rank_the_chunk_whose_entry_they_open_first(make_app, tmp_pa
     app = make_app()
     app.ingest([tmp_path])
     store = app.services.store
-    titles = [store.fetch([cid])[cid]["title"] for cid in store.lexical.naming(["work_mem"], 5)]
+    titles = [store.fetch([cid])[cid]["title"] for cid in store.names.naming(["work_mem"], 5)]
     assert titles == ["work", "hash", "maintenance"]  # its entry, then by mentions; "a mem of work" never
     assert store.search("What is the default of work_mem?", 1)[0]["title"] == "work"
 

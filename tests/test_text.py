@@ -91,3 +91,13 @@ def test_an_api_entry_heading_names_what_it_defines():
     assert api_entry_name("@functools.lru_cache(maxsize=128, typed=False)") == "functools.lru_cache"
     for line in ("Examples", "work_mem (integer)", "Use rmdir() to remove directories.", "print(x) prints x."):
         assert api_entry_name(line) is None
+
+
+def test_a_reference_pages_name_line_is_a_sentence_of_its_own():
+    page = (
+        "pg_dump\npg_dump — extract a PostgreSQL database into a script file or other archive file\nSynopsis\n"
+        "pg_dump [option...] [dbname]\nDescription\npg_dump is a utility for backing up a PostgreSQL database."
+    )
+    found = sentences(page)
+    assert found[:2] == ["pg_dump", "pg_dump — extract a PostgreSQL database into a script file or other archive file"]
+    assert sentences("It was — as the text says — a long wait.") == ["It was — as the text says — a long wait."]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.text import term_set
-from deciders.answer_types import default_measure, expected_type, spans
+from deciders.answer_types import default_measure, definition_subject, expected_type, spans
 from deciders.short_answer import head_noun, nearest_first, noun_phrase
 
 
@@ -257,3 +257,24 @@ def test_a_setting_named_by_its_duration_defaults_to_a_time():
     question = "What is the default value of checkpoint_timeout?"
     assert spans("With the default value of 0.9, each checkpoint completes before the next.", "default", question) == []
     assert spans("The default settings are 5 minutes and 1 GB, respectively.", "default", question)[:1] == ["5 minutes"]
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("What does VACUUM FULL do?", "VACUUM FULL"),
+        ("What is a tablespace?", "tablespace"),
+        ("What does the EXPLAIN ANALYZE option do?", "EXPLAIN ANALYZE"),
+        ("What is MVCC?", "MVCC"),
+        ("Who is Donnie Smith?", "Donnie Smith"),
+        ("What is the default of work_mem?", None),  # a value, not a definition
+        ("How do I rename a table?", None),
+    ],
+)
+def test_definition_subject_is_the_thing_asked_about(question, subject):
+    assert definition_subject(question) == subject
+
+
+def test_which_port_asks_for_a_number():
+    assert expected_type("Which port does the server listen on?") == "number"
+    assert default_measure("Which port does PostgreSQL use by default?") == "number"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from core.text import term_set
-from deciders.answer_types import negated, spans
+from deciders.answer_types import spans
+from deciders.contrast import negated
 from deciders.generator import AnswerRequest, ExtractiveGenerator
 from deciders.yes_no import check, subjects, unnamed
 

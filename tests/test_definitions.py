@@ -1,0 +1,69 @@
+""""What is X?" on real PostgreSQL 15 manual pages (Debian's postgresql-doc-15): the entry that
+defines X — the glossary's, a reference page's name line — is retrieved and answers, not a
+sentence that mentions X in passing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from evaluation.pgdocs import DEFAULT_CORPUS
+from graph.context import RunContext
+
+RULES = RunContext(deciders="rules")
+PAGES = [
+    "glossary.html",  # "- Tablespace" / "- A named location …", "Multi-version concurrency control (MVCC)"
+    "sql-truncate.html",  # "TRUNCATE — empty a table or set of tables"
+    "sql-reindex.html",  # the option "- TABLESPACE": an entry, but not the one "tablespace" asks for
+    "app-psql.html",  # "psql — PostgreSQL interactive terminal"
+    "tutorial-accessdb.html",  # quotes psql's banner "psql (15.18)" as a line of its own
+    "manage-ag-tablespaces.html",
+    "routine-vacuuming.html",  # mentions VACUUM FULL in passing, and says what it does
+]
+
+pytestmark = pytest.mark.skipif(
+    not DEFAULT_CORPUS.is_dir(), reason=f"{DEFAULT_CORPUS} missing: apt-get install postgresql-doc-15"
+)
+
+
+@pytest.fixture(scope="module")
+def manual(data_dir, tmp_path_factory):
+    from agentic_rag.app import App
+    from core.settings import Settings
+
+    folder = tmp_path_factory.mktemp("pages")
+    for page in PAGES:
+        shutil.copy(DEFAULT_CORPUS / page, folder / page)
+    app = App(Settings(data_dir=data_dir, collection="pg_definitions"))
+    app.ingest([folder])
+    yield app
+    app.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "opening", "page"),
+    [
+        ("What is a tablespace?", "Tablespace: A named location on the server file system.", "glossary.html"),
+        ("What is MVCC?", "Multi-version concurrency control (MVCC): A mechanism designed to allow", "glossary.html"),
+        ("What does TRUNCATE do?", "TRUNCATE — empty a table or set of tables", "sql-truncate.html"),
+        ("What is psql?", "psql — PostgreSQL interactive terminal", "app-psql.html"),
+        ("What does VACUUM FULL do?", "VACUUM FULL can reclaim more disk space", "routine-vacuuming.html"),
+    ],
+)
+def test_a_definition_question_is_answered_by_the_entry_defining_it(manual, question, opening, page):
+    result = manual.ask(question, context=RULES)
+    assert not result["abstained"]
+    assert result["answer"].startswith(opening), result["answer"]
+    assert Path(result["citations"][0]["source"]).name == page
+
+
+def test_entries_are_term_lines_spelled_as_asked_and_followed_by_what_they_say(manual):
+    names = manual.services.store.names
+    pages = {cid: Path(c["source"]).name for cid, c in manual.services.store.fetch(names.entries("tablespace", 20)).items()}
+    assert set(pages.values()) == {"glossary.html"}  # not REINDEX's option "TABLESPACE"
+    assert {Path(c["source"]).name for c in manual.services.store.fetch(names.entries("psql", 20)).values()} >= {
+        "app-psql.html"
+    }
+    assert names.entries("tablespaces_and_more", 20) == []
