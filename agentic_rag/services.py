@@ -13,10 +13,10 @@ from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.telemetry_export import configure_telemetry
-from core.text import compound_names, identifiers, terms
+from core.text import compound_names, exact_names, identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
-from deciders.answer_types import definition_subject
+from deciders.answer_types import definition_subject, expected_type
 from deciders.llm import CallLimits
 from graph.context import RunContext
 from graph.services import QuestionTerms
@@ -113,27 +113,50 @@ class Services:
         self.require_chunks()
         with telemetry.tool("search"), telemetry.retrieval(self.settings.collection, query, k) as span:
             found = self.store.search(query, k, where=where)
-            if (term := definition_subject(query)) and found:
-                found = self.with_entry(term, query, found, where)
+            if found and (term := definition_subject(query)):
+                found = self.with_entries([term], query, found, where, per_term=1)
+            elif found and expected_type(query) == "default" and (names := exact_names(query)):
+                # a default is stated in the setting's entry: every entry of the name, one a page
+                found = self.with_entries(names, query, found, where, per_term=2)
             return span.found(found)
 
-    def with_entry(self, term: str, query: str, found: list[Chunk], where: ChunkFilter | None) -> list[Chunk]:
-        """``found`` led by the chunk holding the entry that defines ``term`` (a glossary's
-        "Tablespace", a reference page's "TRUNCATE"; :meth:`store.names.NameIndex.entries`),
-        of up to ``tuning.entry_candidates`` of them one of the page titled by the term (the
-        reference page "psql", not a page quoting psql's banner), else the one ``query`` ranks
-        best; the last chunk makes room. Unchanged when no entry exists or ``found`` holds it."""
-        entries = self.store.fetch(self.store.names.entries(term, self.tuning.entry_candidates, where))
-        ranks = self.store.rank_among(query, list(entries))
-        titled = {  # the page's first such chunk
-            cid: -int(c.get("locator", "#0").rsplit("#", 1)[1])
-            for cid, c in entries.items()
-            if c["title"].strip().lower() == term.lower()
-        }
-        best = max(entries, key=lambda cid: (cid in titled, titled.get(cid, 0), ranks.get(cid, 0.0), cid), default=None)
-        if best is None or best in {c["chunk_id"] for c in found}:
-            return found
-        return [{**entries[best], "score": found[0]["score"]}, *found[: len(found) - 1]]
+    def with_entries(
+        self, terms: list[str], query: str, found: list[Chunk], where: ChunkFilter | None, per_term: int
+    ) -> list[Chunk]:
+        """``found`` led by the chunks holding the entries of ``terms`` (:meth:`store.names.NameIndex.entries`:
+        a glossary's "Tablespace", a reference page's "TRUNCATE", a setting's "work_mem (integer)"),
+        up to ``per_term`` per term from different pages ("fillfactor" is CREATE TABLE's and CREATE
+        INDEX's): of up to ``tuning.entry_candidates`` candidates, first the page titled by the term
+        (the reference page "psql", not a page quoting psql's banner), then those ``query`` ranks
+        best. Entries ``found`` holds stay where they are; each added one displaces the last chunk.
+
+        Args:
+            terms: what the query asks to define, or the exact names it asks about.
+            query: the search text.
+            found: the hybrid search's chunks, best first.
+            where: the search's filter.
+            per_term: most entries (pages) per term.
+
+        Returns:
+            As many chunks as ``found``.
+        """
+        added: list[Chunk] = []
+        held = {c["chunk_id"] for c in found}
+        for term in terms:
+            entries = self.store.fetch(self.store.names.entries(term, self.tuning.entry_candidates, where))
+            ranks = self.store.rank_among(query, list(entries))
+            titled = {  # the page's first such chunk
+                cid: -int(c.get("locator", "#0").rsplit("#", 1)[1])
+                for cid, c in entries.items()
+                if c["title"].strip().lower() == term.lower()
+            }
+            order = sorted(entries, key=lambda cid: (cid in titled, titled.get(cid, 0), ranks.get(cid, 0.0), cid))
+            pages: dict[str, str] = {}
+            for cid in reversed(order):
+                pages.setdefault(entries[cid]["source"], cid)
+            added += [entries[cid] for cid in list(pages.values())[:per_term] if cid not in held]
+        added = added[: len(found) - 1]  # the search's best chunk stays
+        return [{**c, "score": found[0]["score"]} for c in added] + found[: len(found) - len(added)]
 
     def chunk_filter(self, context: RunContext) -> ChunkFilter:
         default = [s.strip() for s in (self.settings.sources or "").split(",") if s.strip()]

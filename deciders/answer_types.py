@@ -270,6 +270,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
             found += [m["value"] for m in named if term_set(m["name"])]
         if measure := default_measure(question):
             found = [value for value in found if _measure_of(value, measure, question)]
+        if measure == "number":  # "the value established during compilation (normally 5432)": the number
+            found = [v if re.match(_NUMBER, v) else SPAN_PATTERNS["number"].findall(v)[0] for v in found]
     elif kind == "yes_no":
         return [_NO if negated(sentence, asked) else _YES]
     elif kind == "person":  # an all-capitals word ("UK", "GR") is no person's name

@@ -278,3 +278,14 @@ def test_definition_subject_is_the_thing_asked_about(question, subject):
 def test_which_port_asks_for_a_number():
     assert expected_type("Which port does the server listen on?") == "number"
     assert default_measure("Which port does PostgreSQL use by default?") == "number"
+
+
+def test_a_default_asked_as_a_number_is_the_number():
+    sentence = (
+        "-p port: Defaults to the value of the PGPORT environment variable, or if PGPORT is not set, then "
+        "defaults to the value established during compilation (normally 5432)."
+    )
+    assert spans(sentence, "default", "Which port does PostgreSQL listen on by default?") == ["5432"]
+    assert spans("The default is typically 100 connections.", "default", "How many connections by default?") == [
+        "100 connections"
+    ]
