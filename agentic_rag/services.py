@@ -128,7 +128,8 @@ class Services:
         up to ``per_term`` per term from different pages ("fillfactor" is CREATE TABLE's and CREATE
         INDEX's): of up to ``tuning.entry_candidates`` candidates, first the page titled by the term
         (the reference page "psql", not a page quoting psql's banner), then those ``query`` ranks
-        best. Entries ``found`` holds stay where they are; each added one displaces the last chunk.
+        best. Entries ``found`` holds stay where they are; each added one displaces the last chunk
+        that is no such entry.
 
         Args:
             terms: what the query asks to define, or the exact names it asks about.
@@ -140,8 +141,7 @@ class Services:
         Returns:
             As many chunks as ``found``.
         """
-        added: list[Chunk] = []
-        held = {c["chunk_id"] for c in found}
+        chosen: list[Chunk] = []
         for term in terms:
             entries = self.store.fetch(self.store.names.entries(term, self.tuning.entry_candidates, where))
             ranks = self.store.rank_among(query, list(entries))
@@ -154,9 +154,13 @@ class Services:
             pages: dict[str, str] = {}
             for cid in reversed(order):
                 pages.setdefault(entries[cid]["source"], cid)
-            added += [entries[cid] for cid in list(pages.values())[:per_term] if cid not in held]
-        added = added[: len(found) - 1]  # the search's best chunk stays
-        return [{**c, "score": found[0]["score"]} for c in added] + found[: len(found) - len(added)]
+            chosen += [entries[cid] for cid in list(pages.values())[:per_term]]
+        held = {c["chunk_id"] for c in found}
+        keep = {c["chunk_id"] for c in chosen} | {found[0]["chunk_id"]}  # and the search's best chunk
+        spare = [c["chunk_id"] for c in found if c["chunk_id"] not in keep]
+        added = [c for c in chosen if c["chunk_id"] not in held][: len(spare)]
+        gone = set(spare[len(spare) - len(added) :])
+        return [{**c, "score": found[0]["score"]} for c in added] + [c for c in found if c["chunk_id"] not in gone]
 
     def chunk_filter(self, context: RunContext) -> ChunkFilter:
         default = [s.strip() for s in (self.settings.sources or "").split(",") if s.strip()]

@@ -119,6 +119,9 @@ class Tuning:
     dense_share: float = 0.3
     """Share of an answer sentence's support that is its embedding similarity to the question
     (the rest is IDF-weighted term coverage): higher tolerates paraphrase, lower trusts words."""
+    rival_support: float = 0.5
+    """Factor on the support of a default answer whose name has another entry, on another page,
+    stating another value (:mod:`deciders.rivals`): the question does not say which it means."""
     untyped_support: float = 0.75
     """Factor on the support of an answer with no span of an expected type (an ``other``
     question and no name in the sentence): such answers are right less often."""

@@ -33,13 +33,8 @@ from deciders.answer_types import UNTYPED, AnswerType, expected_type
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
 from deciders.contrast import contradicted, denied, unmentioned, unnegated
-from deciders.lexicon import (
-    FAREWELLS,
-    GREETINGS,
-    MODEL_FREE,
-    THANKS,
-    WORD,
-)
+from deciders.lexicon import FAREWELLS, GREETINGS, MODEL_FREE, THANKS, WORD
+from deciders.rivals import rival_entry
 from deciders.router import classify_complexity
 from deciders.short_answer import chosen_option, short_answer
 
@@ -243,7 +238,14 @@ class ExtractiveGenerator:
         objection = bool(swaps or denial or denying)
         supported = chosen and alone >= self.tuning.min_answer_support and not objection
         if mode == "answer" and answerable and not missing and supported:
+            # a default stated differently by another page's entry of the name: show both, unsure
+            rival = rival_entry(chosen[0], ranked) if kind == "default" and not chain else None
+            chosen = [chosen[0], rival] if rival else chosen
             text, cited = cite(chosen)
+            if rival:
+                text = text.replace(
+                    f" {with_context(rival)} [", f" Under {rival.chunk['title']}: {with_context(rival)} ["
+                )
             # a chain's answer is at its end: "the drummer of the band that released X" is named
             # by the last link, the first sentence names only the band
             source = (
@@ -251,7 +253,8 @@ class ExtractiveGenerator:
             )
             short = chosen_option(question, chosen) or short_answer(kind, source, question, None if chain else weights)
             untyped = kind in UNTYPED and short is None  # nothing checks that the sentence holds an answer
-            support = round(support * (self.tuning.untyped_support if untyped else 1.0), 4)
+            support *= (self.tuning.untyped_support if untyped else 1.0) * (self.tuning.rival_support if rival else 1.0)
+            support = round(support, 4)
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=support)
         closest = ranked[:2]
         # an abstention with a stated reason (a name never mentioned, a contradiction, a negation

@@ -39,3 +39,23 @@ def test_a_sentence_opening_on_the_subject_is_about_it():
     assert opens_on("VACUUM FULL can reclaim more disk space.", "VACUUM FULL")
     assert opens_on("The tablespace name must be distinct.", "tablespace")
     assert not opens_on("The usual goal is to avoid needing VACUUM FULL.", "VACUUM FULL")
+
+
+def _candidate(sentence: str, context: str, source: str, spans: tuple[str, ...]):
+    from deciders.answer_support import Candidate
+
+    chunk = {"chunk_id": source, "title": source, "text": sentence, "source": source}
+    return Candidate(sentence, chunk, context, 0.9, {}, None, spans, 1.0)
+
+
+def test_a_rival_entry_is_the_same_entry_line_on_another_page_with_another_value():
+    from deciders.rivals import rival_entry
+
+    setting = _candidate("Valid values are on (the default), off.", "synchronous_commit (enum)", "wal.html", ("on",))
+    option = _candidate("The default value is off.", "synchronous_commit (enum)", "sub.html", ("off",))
+    agreeing = _candidate("The default is on.", "synchronous_commit (enum)", "other.html", ("on",))
+    other_name = _candidate("The default value is off.", "fsync (boolean)", "x.html", ("off",))
+    same_page = _candidate("Set it off to save time.", "synchronous_commit (enum)", "wal.html", ("off",))
+    assert rival_entry(setting, [setting, agreeing, other_name, same_page, option]) is option
+    assert rival_entry(setting, [setting, agreeing, other_name, same_page]) is None
+    assert rival_entry(_candidate("on", "", "wal.html", ("on",)), [option]) is None  # under no entry

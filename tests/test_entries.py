@@ -1,6 +1,7 @@
-"""Questions "What is X?" on real PostgreSQL 15 manual pages (Debian's postgresql-doc-15): the entry that
-defines X — the glossary's, a reference page's name line — is retrieved and answers, not a
-sentence that mentions X in passing."""
+"""Entries on real PostgreSQL 15 manual pages (Debian's postgresql-doc-15): "What is X?" is
+answered by the entry that defines X — the glossary's, a reference page's name line — not by a
+sentence that mentions X in passing; a default asked of a name two pages document differently
+shows both, unsure."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from core.tuning import TUNING
 from evaluation.pgdocs import DEFAULT_CORPUS
 from graph.context import RunContext
 
@@ -21,6 +23,8 @@ PAGES = [
     "tutorial-accessdb.html",  # quotes psql's banner "psql (15.18)" as a line of its own
     "manage-ag-tablespaces.html",
     "routine-vacuuming.html",  # mentions VACUUM FULL in passing, and says what it does
+    "runtime-config-wal.html",  # the setting synchronous_commit: "on (the default)"
+    "sql-createsubscription.html",  # the subscription option synchronous_commit: "The default value is off."
 ]
 
 pytestmark = pytest.mark.skipif(
@@ -36,7 +40,7 @@ def manual(data_dir, tmp_path_factory):
     folder = tmp_path_factory.mktemp("pages")
     for page in PAGES:
         shutil.copy(DEFAULT_CORPUS / page, folder / page)
-    app = App(Settings(data_dir=data_dir, collection="pg_definitions"))
+    app = App(Settings(data_dir=data_dir, collection="pg_entries"))
     app.ingest([folder])
     yield app
     app.close()
@@ -68,3 +72,16 @@ def test_entries_are_term_lines_spelled_as_asked_and_followed_by_what_they_say(m
     assert pages("tablespace") == {"glossary.html"}  # not REINDEX's option "TABLESPACE"
     assert "app-psql.html" in pages("psql")
     assert pages("tablespaces_and_more") == set()
+
+
+def test_a_default_two_pages_state_differently_shows_both_unsure(manual):
+    result = manual.ask("What is the default of synchronous_commit?", context=RULES)
+    assert result["short_answer"] in {"on", "off"} and not result["abstained"]
+    assert "Valid values are remote_apply, on (the default)" in result["answer"], result["answer"]
+    assert "The default value is off." in result["answer"]
+    assert "Under " in result["answer"]  # the second value names its page
+    assert {Path(c["source"]).name for c in result["citations"]} == {
+        "runtime-config-wal.html",
+        "sql-createsubscription.html",
+    }
+    assert result["confidence"] < TUNING.confidence_trust
