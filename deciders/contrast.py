@@ -72,9 +72,9 @@ def contradicted(question: str, sentence: str) -> list[tuple[str, str]]:
     return found
 
 
-_ASKS_NEGATED = re.compile(r"\b(?:not|never|cannot|fail(?:ed|s)?\s+to)\b|n't\b", re.I)
+_ASKS_NEGATED = re.compile(r"\b(?:not|no|never|cannot|fail(?:ed|s)?\s+to)\b|n't\b", re.I)
 """A question asking about what did not happen ("Which entity did not develop …?", "What have
-members failed to join?")."""
+members failed to join?", "Which investigation found no statistical failings?")."""
 _CONDITION = re.compile(r"\b(?:if|unless|without|that)\b[^,?]*|(?<!^)(?<!^\s)\bwhen\b[^,?]*", re.I)
 """A condition or a relative clause, whose negation describes the user's situation or the thing
 asked about, not what is asked ("if I never touch the config", "the way that doesn't block
@@ -130,7 +130,23 @@ def _asked_negation(question: str) -> tuple[str, str]:
 
 _NEGATORS = frozenset({"not", "no", "never", "n't", "cannot", "neither", "nor"})
 _WORD = re.compile(r"[a-z0-9']+|n't")
-_LINKS = _ARTICLES | {"of", "than", "in", "on", "to", "for", "with", "at", "by", "from", "as"}
+_LINKS = _ARTICLES | {
+    "of",
+    "than",
+    "in",
+    "on",
+    "to",
+    "for",
+    "with",
+    "at",
+    "by",
+    "from",
+    "as",
+    "under",
+    "within",
+    "into",
+}
+_LINKS |= {"over", "about", "after", "before", "between", "through", "during", "against", "upon", "across", "among"}
 
 
 def _content(word: str) -> bool:
@@ -162,7 +178,7 @@ def denied(question: str, sentence: str) -> str:
     asked = [(i, _stem(w)) for i, w in enumerate(words) if _content(w)]
     pairs = {(a, b) for (i, a), (j, b) in pairwise(asked) if set(words[i + 1 : j]) <= _LINKS}
     said = _WORD.findall(sentence.lower().replace("n't", " n't"))
-    content = [(i, _stem(w)) for i, w in enumerate(said) if _content(w) and w not in _NEGATORS]
+    content = [(i, _stem(w)) for i, w in enumerate(said) if _content(w) and w not in _NEGATORS | _LINKS]
     for n, word in enumerate(said):
         if word not in _NEGATORS:
             continue

@@ -99,3 +99,16 @@ def test_a_question_asked_with_not_takes_its_answer_from_the_clause_in_the_negat
     assert not_hashable == "mutable containers (such as lists or dictionaries) are not"
     assert negative_clause("Which built-in objects are hashable?", hashable) is None
     assert negative_clause("What did the Greeks not regard as a number?", "They did not count 1.") is None  # one clause
+
+
+def test_a_question_asking_with_no_needs_a_negative_sentence():
+    question = "Which council's investigation found no statistical failings?"
+    assert unnegated(question, "The council's report agreed that there were some statistical failings.") == "no"
+    assert unnegated(question, "The council found no statistical failings in the graph.") == ""
+
+
+def test_a_denial_across_a_preposition_the_sentence_swaps():
+    question = "What should fall under article 56 according to several governments?"
+    sentence = "Several governments submitted that hospital services should not fall within article 56."
+    assert denied(question, sentence) == "not fall within article"
+    assert denied(question, "Several governments submitted that hospital services fall under article 56.") == ""
