@@ -41,6 +41,20 @@ def _stem(token: str) -> str:
     return found[0] if found else token
 
 
+_REACH = 3
+"""Stop words a question word's neighbour may be passed over for the next content word, on each side."""
+
+
+def _anchor(words: list[str], at: int, step: int) -> str | None:
+    """The first word from ``at`` in direction ``step`` that is no stop word, within ``_REACH``."""
+    for other in range(at + step, at + step * (_REACH + 1), step):
+        if not 0 <= other < len(words):
+            return None
+        if words[other] not in STOPWORDS:
+            return words[other]
+    return None
+
+
 def contradicted(question: str, sentence: str) -> list[tuple[str, str]]:
     """Where ``sentence`` says the opposite of a word of ``question``.
 
@@ -59,15 +73,25 @@ def contradicted(question: str, sentence: str) -> list[tuple[str, str]]:
     found = []
     for i in range(1, len(asked) - 1):
         word, left, right = asked[i], asked[i - 1], asked[i + 1]
-        if word in held or _stem(word) in held or (left in STOPWORDS and right in STOPWORDS):
+        if word in held or _stem(word) in held:
             continue
+        if left in STOPWORDS and right in STOPWORDS:  # "how weak the push": the content words around
+            left, right = _anchor(asked, i, -1), _anchor(asked, i, 1)
+            if left is None or right is None:
+                continue
         left, right = _stem(left), _stem(right)
         for j, stem in enumerate(stems):
             if stem != left:
                 continue
-            for k in range(j + 2, min(j + 2 + MAX_GAP + 1, len(stems))):
+            for k in range(j + 2, min(j + 2 + MAX_GAP + _REACH + 1, len(stems))):
                 between = [t for t in said[j + 1 : k] if t not in _ARTICLES]
-                if stems[k] == right and 0 < len(between) <= MAX_GAP and any(_opposite(word, t) for t in between):
+                spaced = [t for t in between if t not in STOPWORDS]  # "upon how strong the": strong
+                if (
+                    stems[k] == right
+                    and 0 < len(spaced) <= MAX_GAP
+                    and len(between) <= MAX_GAP + _REACH
+                    and any(_opposite(word, t) for t in spaced)
+                ):
                     found.append((word, " ".join(said[j : k + 1])))
     return found
 

@@ -112,3 +112,10 @@ def test_a_denial_across_a_preposition_the_sentence_swaps():
     sentence = "Several governments submitted that hospital services should not fall within article 56."
     assert denied(question, sentence) == "not fall within article"
     assert denied(question, "Several governments submitted that hospital services fall under article 56.") == ""
+
+
+def test_a_swapped_word_between_stop_words_is_aligned_on_the_content_words_around():
+    question = "What has sizes depending on how weak the push or pull is?"
+    said = "Forces have sizes dependent upon how strong the push or pull is."
+    assert contradicted(question, said) == [("weak", "dependent upon how strong the push")]
+    assert contradicted(question, "Forces have sizes dependent upon how weak the push or pull is.") == []
