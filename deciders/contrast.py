@@ -93,7 +93,11 @@ def contradicted(question: str, sentence: str) -> list[tuple[str, str]]:
                     and any(_opposite(word, t) for t in spaced)
                 ):
                     found.append((word, " ".join(said[j : k + 1])))
-    return found
+    shortest = {}  # each word's tightest span: "the second german", not "the other states into the second german"
+    for word, span in found:
+        if word not in shortest or len(span) < len(shortest[word]):
+            shortest[word] = span
+    return list(shortest.items())
 
 
 _ASKS_NEGATED = re.compile(r"\b(?:not|no|never|cannot|fail(?:ed|s)?\s+to)\b|n't\b", re.I)
