@@ -71,7 +71,7 @@ def coverage(question_terms: frozenset[str], text: str) -> float:
 
 
 _LIST_ITEM = re.compile(r"^[-*•]\s+")
-_NAME_LINE = re.compile(r"^[\w.$:-]+(?: [\w.$:-]+){0,4} — \S")
+NAME_LINE = re.compile(r"^[\w.$:-]+(?: [\w.$:-]+){0,4} — \S")
 """A reference page's name line (a man page's NAME section, DocBook's ``refnamediv``): "TRUNCATE — empty a table"."""
 _GRID_BORDER = re.compile(r"\+[-=+:]{3,}\+")
 """A border line of a plain-text grid table (``+------+-----+``, reStructuredText's and
@@ -110,7 +110,7 @@ def _sentences(text: str) -> tuple[str, ...]:
             blocks += [[stripped.lstrip("#").strip()], []]
         elif _LIST_ITEM.match(stripped):
             blocks += [[_LIST_ITEM.sub("", stripped)]]
-        elif _NAME_LINE.match(stripped):  # a reference page's "pg_dump — extract a PostgreSQL database …"
+        elif NAME_LINE.match(stripped):  # a reference page's "pg_dump — extract a PostgreSQL database …"
             blocks += [[stripped], []]
         elif not stripped:
             blocks.append([])

@@ -19,7 +19,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from core.text import api_entry_name, is_heading, sentences, term_set
+from core.text import NAME_LINE, api_entry_name, is_heading, sentences, term_set
 from core.tuning import Tuning
 from deciders.answer_types import UNTYPED, AnswerType, definition_subject, spans
 from deciders.chunks import HopChunk
@@ -165,7 +165,7 @@ def rank_candidates(
                 and (kind == "default" or not line_entry)
                 and (kind == "command" or not SYNTAX_LINE.search(sentence))
                 # a term line names what a definition is about; "TRUNCATE — empty a table" says it
-                and not (kind == "definition" and is_heading(sentence) and not _PURPOSE.search(sentence))
+                and not (kind == "definition" and is_heading(sentence) and not NAME_LINE.match(sentence))
             ):
                 credits, from_head, from_previous = {}, 0.0, 0.0
                 # an entry named by another exact name ("hash_mem_multiplier (floating point)")
@@ -264,8 +264,6 @@ def rank_candidates(
     return sorted(ranked, key=lambda c: -c.score)
 
 
-_PURPOSE = re.compile(r"\w\s+[—–-]\s+\w")
-"""A reference page's name line: "TRUNCATE — empty a table or set of tables"."""
 _LIST_MARK = re.compile(r"^[\s*•-]+")
 
 
@@ -283,7 +281,7 @@ def defines(sentence: str, head: str | None, subject: str) -> bool:
     name = re.escape(subject)
     if re.match(rf"(?:(?:an?|the)\s+)?{name}(?:e?s)?\s+(?:is|are|refers? to|means)\s", said, re.I):
         return True
-    if re.match(rf"{name}\s+[—–-]\s+\w", said, re.I):
+    if NAME_LINE.match(said) and re.match(rf"{name}\s", said, re.I):
         return True
     term = _LIST_MARK.sub("", head or "")
     return bool(re.fullmatch(rf"(?:{name}|.*\({name}\))(?:\s*\([^)]*\))?", term, re.I))
