@@ -172,6 +172,8 @@ _DEFAULT_VALUE = re.compile(
     r"(?:\s+'')?|(?-i:[A-Z]{2,}\w*))\s+(?:by\s+default\b|\((?:which\s+is\s+)?the\s+default\))",
     re.I,
 )
+_PRONOUNS = frozenset({"it", "this", "that", "them", "they", "these", "those", "one"})
+"""Words a default's wording may end on that name no value ("the default value scales proportionally to it")."""
 _KEYWORD_DEFAULT = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)=(?P<value>'[^']*'|\"[^\"]*\"|[^\s,()=]+)")
 """A keyword parameter's default in a signature: ``lru_cache(maxsize=128, typed=False)``."""
 _QUANTITY_WORDING = re.compile(
@@ -265,6 +267,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     asked = term_set(question)
     if kind == "default":
         found = [m["value"] or m["comma"] or m["before"] for m in _DEFAULT_VALUE.finditer(sentence)]
+        found = [v for v in found if v.lower().strip(" .)") not in _PRONOUNS]  # "scales proportionally to it"
         if ">>>" not in sentence:  # an example call (">>> json.dumps(x, indent=4)") sets, not defaults
             named = [m for m in _KEYWORD_DEFAULT.finditer(sentence) if term_set(m["name"]) <= asked - {"default"}]
             found += [m["value"] for m in named if term_set(m["name"])]

@@ -289,3 +289,9 @@ def test_a_default_asked_as_a_number_is_the_number():
     assert spans("The default is typically 100 connections.", "default", "How many connections by default?") == [
         "100 connections"
     ]
+
+
+def test_a_pronoun_is_no_default_value():
+    question = "What is the default of effective_cache_size?"
+    assert spans("(If BLCKSZ is not 8kB, the default value scales proportionally to it.)", "default", question) == []
+    assert spans("The default is 4 gigabytes (4GB).", "default", question) == ["4 gigabytes (4GB)"]
