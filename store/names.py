@@ -45,6 +45,13 @@ def literal_pattern(word: str) -> str:
 class NameIndex(TableAddon):
     """Literal lookups of names in the chunk table ``table`` (and its BM25 postings), on ``conn``."""
 
+    def _held_sql(self) -> str:
+        """SQL common table expressions ending in ``held``: the chunks holding every lexeme of the
+        name in the parameter ``%(name)s`` (read from the BM25 postings)."""
+        return f"""lex AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(name)s))),
+            held AS (SELECT p.chunk_id FROM {self.table}_terms p JOIN lex ON p.term = lex.lexeme
+                     GROUP BY p.chunk_id HAVING count(*) = (SELECT count(*) FROM lex))"""
+
     def _holding(self, word: str) -> tuple[str, list[str]]:
         """(SQL relation, its parameters) of the chunks that may hold ``word`` literally. For
         words of letters and digits only (``Citus``, ``MongoDB``, ``PostgreSQL 17``), the chunks
@@ -106,9 +113,7 @@ class NameIndex(TableAddon):
         for name in names:
             rows = self._conn.execute(
                 f"""
-                WITH lex AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(name)s))),
-                held AS (SELECT p.chunk_id FROM {t}_terms p JOIN lex ON p.term = lex.lexeme
-                         GROUP BY p.chunk_id HAVING count(*) = (SELECT count(*) FROM lex))
+                WITH {self._held_sql()}
                 SELECT c.chunk_id, (c.content ~* %(entry)s)::int + (c.content ~* %(term)s)::int,
                        (SELECT count(*) FROM regexp_matches(c.content, %(pattern)s, 'gi'))
                 FROM {t} c JOIN held USING (chunk_id)
@@ -158,9 +163,7 @@ class NameIndex(TableAddon):
         condition, params = (where or ChunkFilter()).to_sql("c")
         rows = self._conn.execute(
             f"""
-            WITH lex AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(name)s))),
-            held AS (SELECT p.chunk_id FROM {self.table}_terms p JOIN lex ON p.term = lex.lexeme
-                     GROUP BY p.chunk_id HAVING count(*) = (SELECT count(*) FROM lex))
+            WITH {self._held_sql()}
             SELECT c.chunk_id, c.content FROM {self.table} c JOIN held USING (chunk_id)
             WHERE {condition} AND c.content ~* %(line)s ORDER BY c.chunk_id
             """,
