@@ -13,7 +13,7 @@ from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.telemetry_export import configure_telemetry
-from core.text import compound_names, exact_names, identifiers, terms
+from core.text import compound_names, cross_reference, exact_names, identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import definition_subject, expected_type
@@ -128,8 +128,9 @@ class Services:
         up to ``per_term`` per term from different pages ("fillfactor" is CREATE TABLE's and CREATE
         INDEX's): of up to ``tuning.entry_candidates`` candidates, first the page titled by the term
         (the reference page "psql", not a page quoting psql's banner), then those ``query`` ranks
-        best. Entries ``found`` holds stay where they are; each added one displaces the last chunk
-        that is no such entry.
+        best. An entry that only refers to another term ("WAL" — "See Write-ahead log.") brings
+        that term's entries too. Entries ``found`` holds stay where they are; each added one
+        displaces the last chunk that is no such entry.
 
         Args:
             terms: what the query asks to define, or the exact names it asks about.
@@ -142,7 +143,8 @@ class Services:
             As many chunks as ``found``.
         """
         chosen: list[Chunk] = []
-        for term in terms:
+        terms = list(terms)
+        for term in terms:  # grows by the terms an entry refers to ("WAL": "See Write-ahead log.")
             entries = self.store.fetch(self.store.names.entries(term, self.tuning.entry_candidates, where))
             ranks = self.store.rank_among(query, list(entries))
             titled = {  # the page's first such chunk
@@ -154,7 +156,10 @@ class Services:
             pages: dict[str, str] = {}
             for cid in reversed(order):
                 pages.setdefault(entries[cid]["source"], cid)
-            chosen += [entries[cid] for cid in list(pages.values())[:per_term]]
+            picked = [entries[cid] for cid in list(pages.values())[:per_term]]
+            chosen += picked
+            referred = (cross_reference(c["text"], term) for c in picked)
+            terms += [t for t in dict.fromkeys(r for r in referred if r) if t not in terms]
         held = {c["chunk_id"] for c in found}
         keep = {c["chunk_id"] for c in chosen} | {found[0]["chunk_id"]}  # and the search's best chunk
         spare = [c["chunk_id"] for c in found if c["chunk_id"] not in keep]

@@ -135,6 +135,21 @@ def _titles(line: str) -> bool:
     return opens and is_heading(line) and not line.endswith(",")
 
 
+SEE = re.compile(r"^See (?!(?i:also)\b)(?P<target>[^.\n]{2,80})\.$")
+"""A glossary's or an index's cross-reference sentence ("See Write-ahead log."), its target named."""
+
+
+def cross_reference(text: str, term: str) -> str | None:
+    """The term an entry of ``term`` in ``text`` sends the reader to: "Write-ahead log" for the
+    glossary entry "WAL" followed by "See Write-ahead log." (the term line matched
+    case-insensitively, after list marks); ``None`` when ``text`` has no such entry."""
+    said = sentences(text)
+    for line, after in zip(said, said[1:], strict=False):
+        if line.lower() == term.lower() and (match := SEE.match(after)):
+            return match["target"]
+    return None
+
+
 def is_heading(sentence: str) -> bool:
     """A heading-like line: at most 8 words, no closing punctuation and no table row ("work_mem
     (integer)", "Lock Management", not "| field size | 1 GB |") — it names what the sentences

@@ -19,7 +19,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from core.text import NAME_LINE, api_entry_name, is_heading, sentences, term_set
+from core.text import NAME_LINE, SEE, api_entry_name, cross_reference, is_heading, sentences, term_set
 from core.tuning import Tuning
 from deciders.answer_types import UNTYPED, AnswerType, definition_subject, spans
 from deciders.chunks import HopChunk
@@ -145,6 +145,10 @@ def rank_candidates(
     versions = bool(ABOUT_VERSIONS.search(question))
     commands = _command_prefixes(question)
     subject = definition_subject(question) if kind == "definition" else None
+    # a term its entry refers to is the subject too: "WAL" — "See Write-ahead log."
+    referred = (cross_reference(c["text"], subject) for c in evidence) if subject else ()
+    subjects = [s for s in dict.fromkeys([subject, *referred]) if s]
+    referred_lower = {s.lower() for s in subjects[1:]}
     for rank, chunk in enumerate(evidence):
         title_terms = term_set(chunk["title"])
         module = (found_module := MODULE_TITLE.match(chunk["title"])) and found_module["name"]
@@ -152,11 +156,12 @@ def rank_candidates(
         before: list[tuple[str, frozenset[str]]] = []
         head: tuple[str, frozenset[str], frozenset[str]] | None = None  # the entry the sentence belongs to
         head_entry: str | None = None  # the name the head defines when it is an API signature line
+        about: frozenset[str] = frozenset()  # the subject's terms, under the entry its entry refers to
         for sentence in sentences(chunk["text"]):
             own = term_set(sentence)
             line_entry = api_entry_name(sentence)
             if line_entry:
-                head, head_entry, before = None, None, []  # a new API entry: what came before is about another
+                head, head_entry, about, before = None, None, frozenset(), []  # a new API entry: what came before is about another
             if before and before[-1][0].startswith("|") != sentence.startswith("|"):
                 before = []  # a table's rows and the prose around it are not one passage: no proximity credit across
             # an API entry's signature line names the thing; its sentences say what it does (a default is in it)
@@ -166,6 +171,7 @@ def rank_candidates(
                 and (kind == "command" or not SYNTAX_LINE.search(sentence))
                 # a term line names what a definition is about; "TRUNCATE — empty a table" says it
                 and not (kind == "definition" and is_heading(sentence) and not NAME_LINE.match(sentence))
+                and not (kind == "definition" and SEE.match(sentence))  # says where the definition is
             ):
                 credits, from_head, from_previous = {}, 0.0, 0.0
                 # an entry named by another exact name ("hash_mem_multiplier (floating point)")
@@ -177,7 +183,11 @@ def rank_candidates(
                     scale = IN_ENTRY if head is not None else 1.0  # an entry is about its heading
                     passing = named_entry and "_" in term and term not in head[1]
                     # an entry's own name counts in full for its defining sentence ("Return a casefolded copy")
-                    own_name = (named_entry and "_" in term and term in head[1]) or (term in api_terms and not head[2])
+                    own_name = (
+                        (named_entry and "_" in term and term in head[1])
+                        or (term in api_terms and not head[2])
+                        or term in about
+                    )
                     head_weight = 1.0 if own_name else HEAD_WEIGHT
                     near = [
                         scale * w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(before), strict=False) if term in prev
@@ -222,14 +232,16 @@ def rank_candidates(
                         "context": context,
                         "window": f"{supplying or ''} {sentence}".strip(),
                         "defines": (
-                            strong := bool(subject) and defines(sentence, head[0] if defining else None, subject)
+                            strong := any(defines(sentence, head[0] if defining else None, s) for s in subjects)
                         ),
                         # else an entry's first sentence, or one opening on the subject ("VACUUM FULL can reclaim
                         # more disk space", not "… to avoid needing VACUUM FULL")
-                        "defining": defining or (bool(subject) and not strong and opens_on(sentence, subject)),
+                        "defining": defining or (not strong and any(opens_on(sentence, s) for s in subjects)),
                     }
             if line_entry or is_heading(sentence):
-                head, head_entry = (sentence, own, frozenset()), line_entry
+                # the entry of a term the subject refers to is about the subject ("Write-ahead log" about "WAL")
+                about = term_set(subjects[0]) if sentence.lower() in referred_lower else frozenset()
+                head, head_entry = (sentence, own | about, frozenset()), line_entry
             elif head is not None and not head[2] and sentence != head[0]:
                 head = (head[0], head[1], own)  # the entry's defining sentence counts as its heading
             before = [*before, (sentence, own)][-len(NEAR_WEIGHTS) :]

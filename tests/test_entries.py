@@ -54,6 +54,9 @@ def manual(data_dir, tmp_path_factory):
         ("What does TRUNCATE do?", "TRUNCATE — empty a table or set of tables", "sql-truncate.html"),
         ("What is psql?", "psql — PostgreSQL interactive terminal", "app-psql.html"),
         ("What does VACUUM FULL do?", "VACUUM FULL can reclaim more disk space", "routine-vacuuming.html"),
+        # "WAL" / "See Write-ahead log.": the entry it refers to defines it
+        ("What is WAL?", "Write-ahead log: The journal that keeps track of the changes", "glossary.html"),
+        ("What is the optimizer?", "Query planner: The part of PostgreSQL that is devoted to", "glossary.html"),
     ],
 )
 def test_a_definition_question_is_answered_by_the_entry_defining_it(manual, question, opening, page):

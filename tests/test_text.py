@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bm25s
 
-from core.text import STOPWORDS, _stemmer, api_entry_name, identifiers, is_heading, sentences, terms
+from core.text import STOPWORDS, _stemmer, api_entry_name, cross_reference, identifiers, is_heading, sentences, terms
 
 
 def test_list_items_and_headings_are_sentences_of_their_own():
@@ -101,3 +101,11 @@ def test_a_reference_pages_name_line_is_a_sentence_of_its_own():
     found = sentences(page)
     assert found[:2] == ["pg_dump", "pg_dump — extract a PostgreSQL database into a script file or other archive file"]
     assert sentences("It was — as the text says — a long wait.") == ["It was — as the text says — a long wait."]
+
+
+def test_a_cross_reference_names_the_term_an_entry_sends_the_reader_to():
+    glossary = "- Vacuum\n- See Also Autovacuum.\n- WAL\n- See Write-ahead log.\n- WAL file\n- Also known as WAL segment."
+    assert cross_reference(glossary, "wal") == "Write-ahead log"
+    assert cross_reference(glossary, "WAL file") is None  # an entry that says what it is
+    assert cross_reference(glossary, "Vacuum") is None  # "See Also" adds, it does not send elsewhere
+    assert cross_reference("See Write-ahead log.", "WAL") is None  # no entry of the term
