@@ -130,9 +130,12 @@ _NUMBER_WORD = (
 _NUMBER = rf"(?:-?\d[\d,]*(?:\.\d+)?(?:\s(?:million|billion|thousand))?|{_NUMBER_WORD}(?:[\s-]{_NUMBER_WORD})*)"
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 
+_RANGE = rf"(?:between\s+{_NUMBER}\s+and\s+|{_NUMBER}\s?–\s?)?{_NUMBER}"
+"""A number or a range of them ("between 250 and 1600", "8–16"): the range is the answer, not its first end."""
+
 SPAN_PATTERNS: dict[str, re.Pattern] = {
-    "quantity": re.compile(rf"(?<![\w.-]){_NUMBER}\s?-?{_UNIT}(?![\w])", re.I),
-    "number": re.compile(rf"(?<![\w.-]){_NUMBER}(?![\w])", re.I),
+    "quantity": re.compile(rf"(?<![\w.-]){_RANGE}\s?-?{_UNIT}(?![\w])", re.I),
+    "number": re.compile(rf"(?<![\w.-]){_RANGE}(?![\w])", re.I),
     "date": re.compile(
         rf"\b(?:{_MONTH}\s+\d{{1,2}},?\s+\d{{3,4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{3,4}}|"
         rf"\d{{3,7}}\s?(?:AD|BC|BCE|CE)\b|(?:1[0-9]|20)\d{{2}}s?|\d{{1,2}}(?:st|nd|rd|th) century|"

@@ -75,6 +75,15 @@ def test_a_count_asked_for_is_not_a_measure():
     assert spans("It ran for 10 years.", "number", "How many years did it run?") == ["10"]
 
 
+def test_a_range_is_the_span_not_its_first_end():
+    columns = "How many columns can a table have?"
+    assert spans("Depending on the column types, it is between 250 and 1600.", "number", columns) == [
+        "between 250 and 1600"
+    ]
+    assert spans("Use 8–16 kB pages.", "quantity", "How big is a page?") == ["8–16 kB"]
+    assert spans("Ports 5432 and 6543 are open.", "number", "Which port?") == ["5432", "6543"]  # two numbers
+
+
 def test_a_signature_gives_the_default_of_the_parameter_the_question_names():
     signature = "lru_cache(maxsize=128, typed=False) Least-recently-used cache decorator."
     assert spans(signature, "default", "What is the default maxsize of functools.lru_cache?") == ["128"]
