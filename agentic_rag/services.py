@@ -13,7 +13,7 @@ from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.telemetry_export import configure_telemetry
-from core.text import compound_names, cross_reference, exact_names, identifiers, terms
+from core.text import coined_words, compound_names, cross_reference, exact_names, identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import definition_subject, expected_type
@@ -191,11 +191,13 @@ class Services:
         return self.store.fetch(ids)
 
     def absent_terms(self, question: str) -> list[str]:
-        """The question's identifiers and capitalised compounds (:func:`core.text.identifiers`,
-        :func:`core.text.compound_names`) that no chunk contains."""
+        """The question's identifiers, capitalised compounds and coined lower-case words
+        (:func:`core.text.identifiers`, :func:`core.text.compound_names`,
+        :func:`core.text.coined_words`) that no chunk contains."""
         compounds = compound_names(question)
         parts = {part for compound in compounds for part in compound.split("-")}  # "Seven" of "Seven-Day"
-        return self.store.names.absent([*(n for n in identifiers(question) if n not in parts), *compounds])
+        named = [*(n for n in identifiers(question) if n not in parts), *compounds, *coined_words(question)]
+        return self.store.names.absent(named)
 
     def question_terms(self, question: str, absent: list[str] | None = None) -> QuestionTerms:
         """What the collection says of ``question``'s words (see :class:`graph.services.QuestionTerms`).
@@ -204,14 +206,15 @@ class Services:
         its own idf as a literal word, not its parts'; an identifier
         (:func:`core.text.identifiers`) no chunk contains (``absent``, when already known) the
         most a term can (df 0). The identifiers (code-like — CamelCase, all-caps, snake_case or
-        dotted: ``MySQL`` — or capitalised words of prose: ``Westphalia``) that some chunk, but
+        dotted: ``MySQL`` — or capitalised words of prose: ``Westphalia``) and coined words
+        (``pgbouncer``, :func:`core.text.coined_words`) that some chunk, but
         at most ``tuning.rare_name_chunks`` chunks, hold are its rare names. Each name's literal
         chunk count is read once.
         """
         lexical = self.store.lexical
         words = list(dict.fromkeys(re.findall(r"\w+", question)))
         absent = self.absent_terms(question) if absent is None else absent
-        present = [n for n in identifiers(question) if n not in absent]
+        present = [n for n in [*identifiers(question), *coined_words(question)] if n not in absent]
         cap = self.tuning.rare_name_chunks
         names = self.store.names
         exact = names.literal_df([n for n in present if "_" in n])  # their idf needs the whole count

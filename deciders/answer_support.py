@@ -160,8 +160,8 @@ def rank_candidates(
         for sentence in sentences(chunk["text"]):
             own = term_set(sentence)
             line_entry = api_entry_name(sentence)
-            if line_entry:
-                head, head_entry, about, before = None, None, frozenset(), []  # a new API entry: what came before is about another
+            if line_entry:  # a new API entry: what came before is about another
+                head, head_entry, about, before = None, None, frozenset(), []
             if before and before[-1][0].startswith("|") != sentence.startswith("|"):
                 before = []  # a table's rows and the prose around it are not one passage: no proximity credit across
             # an API entry's signature line names the thing; its sentences say what it does (a default is in it)

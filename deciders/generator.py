@@ -82,8 +82,8 @@ class AnswerRequest:
     absent_terms: Sequence[str] = ()
     """The question's identifiers that no document contains (named in an abstention)."""
     rare_names: Sequence[str] = ()
-    """The question's code-like names that only a few chunks hold (``MySQL`` in the PostgreSQL
-    manual): an answer must come from a chunk holding them."""
+    """The question's code-like names and coined words that only a few chunks hold (``MySQL``,
+    ``pgbouncer`` in the PostgreSQL manual): an answer must come from a chunk holding them."""
     sub_questions: Sequence[str] = ()
     """For a decomposed question (evidence chunks carry ``sub_question``, an index into these):
     the answer says which sub-question answered which part, and which part stayed unanswered."""
@@ -97,10 +97,7 @@ class Generator(Protocol):
 
 def citation_marks(cited: Sequence[str]) -> dict[str, int]:
     """Number each cited chunk id 1, 2, … in order of first citation."""
-    marks: dict[str, int] = {}
-    for cid in cited:
-        marks.setdefault(cid, len(marks) + 1)
-    return marks
+    return {cid: mark for mark, cid in enumerate(dict.fromkeys(cited), 1)}
 
 
 class ExtractiveGenerator:
@@ -285,8 +282,10 @@ def unsaid_rare_names(
     """The question's rare names (named by at most ``tuning.rare_name_chunks`` chunks) the answer
     does not say.
 
-    A code-like name (``MySQL``) must be in the answer's chunks (a dotted one also as its module
-    and its entry: "functools module" … "lru_cache(maxsize=128)"). For a single-hop question, a
+    A code-like name (``MySQL``) or a coined lower-case one (``pgbouncer``) must be in the chunk
+    of the answer's best sentence, for a multi-hop question in one of the answer's chunks (a
+    dotted one also as its module and its entry: "functools module" … "lru_cache(maxsize=128)"):
+    a second sentence naming it does not make the first about it. For a single-hop question, a
     capitalised word of prose (``Westphalia``) must be in the best sentence, its context or its
     chunk's title, unless it is in an evidence chunk's title (the question names a document it
     is about, the answer may be another's): SQuAD 2.0 writes unanswerable questions by putting a
@@ -302,10 +301,11 @@ def unsaid_rare_names(
     Returns:
         The names not said (a prose one as the whole capitalised name it is part of).
     """
-    held = " ".join(f"{c.chunk['title']} {c.chunk['text']}" for c in chosen).lower()
-    missing = [n for n in rare_names if CODE_SHAPE.search(n) and not _holds(held, n.lower())]
+    held = " ".join(f"{c.chunk['title']} {c.chunk['text']}" for c in (chosen if chain else chosen[:1])).lower()
+    code = [n for n in rare_names if CODE_SHAPE.search(n) or n.islower()]
+    missing = [n for n in code if not _holds(held, n.lower())]
     titles = " ".join(c["title"] for c in evidence).lower()
-    prose = [n.lower() for n in rare_names if not CODE_SHAPE.search(n) and n.lower() not in titles]
+    prose = [n.lower() for n in rare_names if n not in code and n.lower() not in titles]
     if prose and chosen and not chain:
         said = f"{chosen[0].chunk['title']} {with_context(chosen[0])}"
         missing += [name for name in unmentioned(question, said) if any(p in name.lower() for p in prose)]

@@ -1,7 +1,7 @@
 """Entries on real PostgreSQL 15 manual pages (Debian's postgresql-doc-15): "What is X?" is
 answered by the entry that defines X — the glossary's, a reference page's name line — not by a
 sentence that mentions X in passing; a default asked of a name two pages document differently
-shows both, unsure."""
+shows both, unsure; a default of another product the manual names once is declined."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ PAGES = [
     "routine-vacuuming.html",  # mentions VACUUM FULL in passing, and says what it does
     "runtime-config-wal.html",  # the setting synchronous_commit: "on (the default)"
     "sql-createsubscription.html",  # the subscription option synchronous_commit: "The default value is off."
+    "runtime-config-connection.html",  # port: "5432 by default"
+    "release-15-5.html",  # names pgbouncer once, in a release note
 ]
 
 pytestmark = pytest.mark.skipif(
@@ -88,3 +90,13 @@ def test_a_default_two_pages_state_differently_shows_both_unsure(manual):
         "sql-createsubscription.html",
     }
     assert result["confidence"] < TUNING.confidence_trust
+
+
+def test_the_default_of_a_product_the_manual_names_only_in_passing_is_declined(manual):
+    server = manual.ask("What port does the server listen on by default?", context=RULES)
+    assert server["short_answer"] == "5432" and not server["abstained"]
+    other = manual.ask("What port does pgbouncer listen on by default?", context=RULES)
+    assert other["abstained"] and other["short_answer"] is None
+    assert "pgbouncer" in other["answer"], other["answer"]  # says what no passage speaks of
+    never = manual.ask("How do I turn a table into a timescaledb hypertable?", context=RULES)
+    assert never["abstained"] and never["stop_reason"] == "not_in_collection" and "timescaledb" in never["answer"]

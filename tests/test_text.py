@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import bm25s
 
-from core.text import STOPWORDS, _stemmer, api_entry_name, cross_reference, identifiers, is_heading, sentences, terms
+from core.text import (
+    STOPWORDS,
+    _stemmer,
+    api_entry_name,
+    coined_words,
+    cross_reference,
+    identifiers,
+    is_heading,
+    sentences,
+    terms,
+)
 
 
 def test_list_items_and_headings_are_sentences_of_their_own():
@@ -104,8 +114,14 @@ def test_a_reference_pages_name_line_is_a_sentence_of_its_own():
 
 
 def test_a_cross_reference_names_the_term_an_entry_sends_the_reader_to():
-    glossary = "- Vacuum\n- See Also Autovacuum.\n- WAL\n- See Write-ahead log.\n- WAL file\n- Also known as WAL segment."
+    glossary = "- Vacuum\n- See Also Autovacuum.\n- WAL\n- See Write-ahead log.\n- WAL file\n- Also known as WAL."
     assert cross_reference(glossary, "wal") == "Write-ahead log"
     assert cross_reference(glossary, "WAL file") is None  # an entry that says what it is
     assert cross_reference(glossary, "Vacuum") is None  # "See Also" adds, it does not send elsewhere
     assert cross_reference("See Write-ahead log.", "WAL") is None  # no entry of the term
+
+
+def test_a_coined_lower_case_word_names_a_product():
+    assert coined_words("What port does pgbouncer listen on, and does timescaledb?") == ["pgbouncer", "timescaledb"]
+    assert coined_words("Which tablespace did the Normans stock?") == ["tablespace"]  # capitals are identifiers
+    assert coined_words("What reserach was improtant?") == []  # typos: one edit from an English word
