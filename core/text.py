@@ -86,8 +86,9 @@ def sentences(text: str) -> list[str]:
     (a definition list's term and its description: ``- work_mem (integer)``), a reference page's
     name line ("pg_dump — extract a PostgreSQL database …"), Markdown table rows
     and the rows of a plain-text grid table (its cells' lines joined, borders and ``|`` dropped)
-    are segmented
-    separately, hard line wraps joined, heading and item marks dropped, blanks dropped. Cached:
+    are segmented separately, hard line wraps joined (a list item's only when indented: an
+    unindented line after an item starts a paragraph), heading and item marks dropped, blanks
+    dropped. Cached:
     a chunk is segmented once per process."""
     return list(_sentences(text))
 
@@ -96,6 +97,7 @@ def sentences(text: str) -> list[str]:
 def _sentences(text: str) -> tuple[str, ...]:
     blocks: list[list[str]] = [[]]
     grid: set[int] = set()  # blocks that are rows of a grid table (opened by a border line)
+    item = -1  # the block opened by the last list item
     for line in text.splitlines():
         stripped = line.strip()
         grid_row = _GRID_ROW.match(stripped) if len(blocks) - 1 in grid else None
@@ -110,6 +112,9 @@ def _sentences(text: str) -> tuple[str, ...]:
             blocks += [[stripped.lstrip("#").strip()], []]
         elif _LIST_ITEM.match(stripped):
             blocks += [[_LIST_ITEM.sub("", stripped)]]
+            item = len(blocks) - 1
+        elif item == len(blocks) - 1 and not line[:1].isspace():  # a list item's wrapped lines are indented
+            blocks.append([stripped])
         elif NAME_LINE.match(stripped):  # a reference page's "pg_dump — extract a PostgreSQL database …"
             blocks += [[stripped], []]
         elif not stripped:
@@ -139,14 +144,21 @@ SEE = re.compile(r"^See (?!(?i:also)\b)(?P<target>[^.\n]{2,80})\.$")
 """A glossary's or an index's cross-reference sentence ("See Write-ahead log."), its target named."""
 
 
+def unbracketed(term: str) -> str:
+    """``term`` without its brackets, spaces collapsed: a glossary's "Standby (server)" is the
+    "Standby server" a question asks about."""
+    return " ".join(re.sub(r"[()]", " ", term).split())
+
+
 def cross_reference(text: str, term: str) -> str | None:
     """The term an entry of ``term`` in ``text`` sends the reader to: "Write-ahead log" for the
-    glossary entry "WAL" followed by "See Write-ahead log." (the term line matched
-    case-insensitively, after list marks); ``None`` when ``text`` has no such entry."""
-    said = sentences(text)
+    glossary entry "WAL" followed by "See Write-ahead log.", "Replica server" for "Standby
+    (server)" — "See Replica (server)." (the term line matched case-insensitively, after list
+    marks, brackets dropped: :func:`unbracketed`); ``None`` when ``text`` has no such entry."""
+    said, key = sentences(text), unbracketed(term).lower()
     for line, after in zip(said, said[1:], strict=False):
-        if line.lower() == term.lower() and (match := SEE.match(after)):
-            return match["target"]
+        if unbracketed(line).lower() == key and (match := SEE.match(after)):
+            return unbracketed(match["target"])
     return None
 
 

@@ -19,7 +19,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from core.text import NAME_LINE, SEE, api_entry_name, cross_reference, is_heading, sentences, term_set
+from core.text import NAME_LINE, SEE, api_entry_name, cross_reference, is_heading, sentences, term_set, unbracketed
 from core.tuning import Tuning
 from deciders.answer_types import UNTYPED, AnswerType, definition_subject, spans
 from deciders.chunks import HopChunk
@@ -240,7 +240,7 @@ def rank_candidates(
                     }
             if line_entry or is_heading(sentence):
                 # the entry of a term the subject refers to is about the subject ("Write-ahead log" about "WAL")
-                about = term_set(subjects[0]) if sentence.lower() in referred_lower else frozenset()
+                about = term_set(subjects[0]) if unbracketed(sentence).lower() in referred_lower else frozenset()
                 head, head_entry = (sentence, own | about, frozenset()), line_entry
             elif head is not None and not head[2] and sentence != head[0]:
                 head = (head[0], head[1], own)  # the entry's defining sentence counts as its heading
@@ -288,7 +288,8 @@ def defines(sentence: str, head: str | None, subject: str) -> bool:
     """Whether ``sentence`` defines ``subject`` (case-insensitively): says what it is ("A schema
     is a namespace …", "Tablespaces are …"), is its reference page's name line ("TRUNCATE —
     empty a table …") or is the first sentence under ``head``, a term line naming it alone or in
-    brackets ("Checkpoint", "Multi-version concurrency control (MVCC)")."""
+    brackets ("Checkpoint", "Multi-version concurrency control (MVCC)"), or with its last word
+    in brackets ("Replica (server)" for "replica server")."""
     said = _LIST_MARK.sub("", sentence)
     name = re.escape(subject)
     if re.match(rf"(?:(?:an?|the)\s+)?{name}(?:e?s)?\s+(?:is|are|refers? to|means)\s", said, re.I):
@@ -296,7 +297,9 @@ def defines(sentence: str, head: str | None, subject: str) -> bool:
     if NAME_LINE.match(said) and re.match(rf"{name}\s", said, re.I):
         return True
     term = _LIST_MARK.sub("", head or "")
-    return bool(re.fullmatch(rf"(?:{name}|.*\({name}\))(?:\s*\([^)]*\))?", term, re.I))
+    return bool(re.fullmatch(rf"(?:{name}|.*\({name}\))(?:\s*\([^)]*\))?", term, re.I)) or (
+        " " in subject and unbracketed(term).lower() == subject.lower()  # "Replica (server)": "replica server"
+    )
 
 
 def _command_prefixes(question: str) -> list[str]:

@@ -152,24 +152,29 @@ class NameIndex(TableAddon):
         """Up to ``k`` chunks holding an entry that defines ``term``: a line that is the term
         (:data:`TERM_LINE`: a glossary's or a definition list's term, a reference page's name),
         spelled as given or capitalised ("Tablespace" for "tablespace", not the option
-        "TABLESPACE"), followed by a line that says something of it — a sentence ("A named
-        location …") or a name line ("psql — PostgreSQL interactive terminal"), not a book
-        index's "Symbols | A | B …"; in chunk id order. Only chunks holding every lexeme of the
-        term are read.
+        "TABLESPACE"), its last word also in brackets ("Standby (server)" for "standby server"),
+        followed by a line that says something of it — a sentence ("A named location …") or a
+        name line ("psql — PostgreSQL interactive terminal"), not a book index's "Symbols | A |
+        B …"; in chunk id order. Only chunks holding every lexeme of the term are read.
 
         Returns:
             Chunk ids (empty when no chunk has such a line).
         """
         condition, params = (where or ChunkFilter()).to_sql("c")
+        *words, last = term.split(" ")
+        forms, patterns = [term], [literal_pattern(term)]
+        if words:  # "Standby (server)" for "standby server"
+            forms.append(f"{' '.join(words)} ({last})")
+            patterns.append(rf"{literal_pattern(' '.join(words))} \({literal_pattern(last)}\)")
         rows = self._conn.execute(
             f"""
             WITH {self._held_sql()}
             SELECT c.chunk_id, c.content FROM {self.table} c JOIN held USING (chunk_id)
             WHERE {condition} AND c.content ~* %(line)s ORDER BY c.chunk_id
             """,
-            {"name": term, "line": ENTRY_START + TERM_LINE.format(name=literal_pattern(term)), **params},
+            {"name": term, "line": ENTRY_START + TERM_LINE.format(name=f"({'|'.join(patterns)})"), **params},
         ).fetchall()
-        spelled = "|".join(re.escape(s) for s in dict.fromkeys([term, term[:1].upper() + term[1:]]))
+        spelled = "|".join(re.escape(s) for f in forms for s in dict.fromkeys([f, f[:1].upper() + f[1:]]))
         line = re.compile(
             rf"(?m)^[ \t*•-]*(?:[^\n]*\()?(?:{spelled})\)?(?:[ \t]*\([^)\n]*\))?[ \t]*\n"  # the term line, then
             r"[ \t*•-]*(?:[^\n]*\.|[^\n]* — [^\n]*)$"  # a sentence or a name line

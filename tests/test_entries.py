@@ -59,6 +59,8 @@ def manual(data_dir, tmp_path_factory):
         # "WAL" / "See Write-ahead log.": the entry it refers to defines it
         ("What is WAL?", "Write-ahead log: The journal that keeps track of the changes", "glossary.html"),
         ("What is the optimizer?", "Query planner: The part of PostgreSQL that is devoted to", "glossary.html"),
+        # "Standby (server)" / "See Replica (server).": a term's last word in brackets is still the term
+        ("What is a standby server?", "Replica (server): A database that is paired with a primary", "glossary.html"),
     ],
 )
 def test_a_definition_question_is_answered_by_the_entry_defining_it(manual, question, opening, page):
@@ -77,6 +79,7 @@ def test_entries_are_term_lines_spelled_as_asked_and_followed_by_what_they_say(m
     assert pages("tablespace") == {"glossary.html"}  # not REINDEX's option "TABLESPACE"
     assert "app-psql.html" in pages("psql")
     assert pages("tablespaces_and_more") == set()
+    assert pages("standby server") == {"glossary.html"}  # "Standby (server)"
 
 
 def test_a_default_two_pages_state_differently_shows_both_unsure(manual):
@@ -100,3 +103,10 @@ def test_the_default_of_a_product_the_manual_names_only_in_passing_is_declined(m
     assert "pgbouncer" in other["answer"], other["answer"]  # says what no passage speaks of
     never = manual.ask("How do I turn a table into a timescaledb hypertable?", context=RULES)
     assert never["abstained"] and never["stop_reason"] == "not_in_collection" and "timescaledb" in never["answer"]
+
+
+def test_a_default_the_entry_does_not_state_is_declined(manual):
+    # runtime-config-wal.html lists fsync as a value of wal_sync_method, then "The default is the first
+    # method in the above list …": that is wal_sync_method's default; fsync's own entry states none
+    result = manual.ask("What is the default value of fsync?", context=RULES)
+    assert result["abstained"] and result["short_answer"] is None, result["answer"]

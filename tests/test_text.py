@@ -23,6 +23,17 @@ def test_list_items_and_headings_are_sentences_of_their_own():
                                "hard wrapped line."]  # fmt: skip
 
 
+def test_an_unindented_line_after_a_list_item_starts_a_paragraph():
+    # runtime-config-wal.html as trafilatura writes it: the default belongs to the setting, not to its last value
+    values = "- Possible values are:\n  - fsync (call fsync() at each commit)\nThe default is the first method."
+    assert sentences(values) == [
+        "Possible values are:",
+        "fsync (call fsync() at each commit)",
+        "The default is the first method.",
+    ]
+    assert sentences("- an item that\n  wraps") == ["an item that wraps"]  # its wrapped lines are indented
+
+
 def test_a_heading_line_before_a_paragraph_is_a_sentence_of_its_own():
     extracted = "Notes\nLOCK TABLE only deals with table-level locks.\nExamples\nObtain a SHARE lock:"
     assert sentences(extracted) == ["Notes", "LOCK TABLE only deals with table-level locks.", "Examples",
@@ -119,6 +130,8 @@ def test_a_cross_reference_names_the_term_an_entry_sends_the_reader_to():
     assert cross_reference(glossary, "WAL file") is None  # an entry that says what it is
     assert cross_reference(glossary, "Vacuum") is None  # "See Also" adds, it does not send elsewhere
     assert cross_reference("See Write-ahead log.", "WAL") is None  # no entry of the term
+    standby = "- Standby (server)\n- See Replica (server).\n- Startup process"
+    assert cross_reference(standby, "standby server") == "Replica server"  # brackets dropped on both sides
 
 
 def test_a_coined_lower_case_word_names_a_product():
