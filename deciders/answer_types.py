@@ -17,19 +17,9 @@ from deciders.contrast import negated
 from deciders.lexicon import ACRONYMS, CODE_SPELLING, FURNITURE, NATION, NATION_OF
 
 AnswerType = Literal[
-    "yes_no",
-    "default",
-    "quantity",
-    "number",
-    "date",
-    "person",
-    "place",
-    "organisation",
-    "nationality",
-    "command",
-    "definition",
-    "other",
-]
+    "yes_no", "default", "quantity", "number", "date", "person",
+    "place", "organisation", "nationality", "command", "definition", "other",
+]  # fmt: skip
 UNTYPED: frozenset[str] = frozenset({"definition", "other"})
 """Types with no span to find: any sentence may answer, and only ``other`` has a short answer."""
 
@@ -166,12 +156,13 @@ _FILE = re.compile(
 )
 """A file name or path ("postgresql.auto.conf", "$PGDATA/standby.signal"): where documents keep a thing."""
 _DEFAULT_VALUE = re.compile(
-    r"\bdefaults?\b(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){0,3}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
+    r"\b(?!(?-i:DEFAULTS?)\b)"  # the keyword DEFAULT ("DEFAULT to use the default encoding") is no wording
+    r"defaults?\b(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){0,3}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?(?!(?:chosen|used|determined|computed|selected|taken)\b)"
-    r"(?!the (?:opposite|same)\b)"
+    r"(?!the (?:opposite|same)\b|to\s)"  # "the default is to create …" says what happens, names no value
     r"(?P<value>(?:[^.;]|\.(?=\d))+?)(?=\.(?!\d)|;|:\s|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
     r"\bdefault,\s+(?P<comma>-?\d[\w.]*)(?=,)|"
-    r"(?<![\w.\\'-])(?P<before>\d[\w.]*|on|off|true|false|enabled|disabled|none|\w+_\w+|'[^']*'|the empty string"
+    r"(?<![\w.\\'-])(?P<before>-?\d[\w.]*|zero|on|off|true|false|enabled|disabled|none|\w+_\w+|'[^']*'|the empty string"
     r"(?:\s+'')?|(?-i:[A-Z]{2,}\w*))\s+(?:by\s+default\b|\((?:which\s+is\s+)?the\s+default\))",
     re.I,
 )
@@ -341,7 +332,10 @@ def _name_only(name: str) -> str:
 
 def _measure_of(value: str, measure: Literal["quantity", "number"], question: str) -> bool:
     """Whether ``value`` holds the measure asked for: a number, or a quantity — with a unit of
-    time when the question asks for a duration ("how long does …?", "how much time …?")."""
+    time when the question asks for a duration ("how long does …?", "how much time …?"); a
+    setting's "off" value ("zero (the default) disables the timeout", "-1") is either."""
+    if re.fullmatch(r"-1|0|zero", value.strip(), re.I):
+        return True
     if measure == "number":
         return bool(SPAN_PATTERNS["number"].search(value))
     quantities = [m.group(0) for m in SPAN_PATTERNS["quantity"].finditer(value)]

@@ -304,3 +304,15 @@ def test_a_pronoun_is_no_default_value():
     question = "What is the default of effective_cache_size?"
     assert spans("(If BLCKSZ is not 8kB, the default value scales proportionally to it.)", "default", question) == []
     assert spans("The default is 4 gigabytes (4GB).", "default", question) == ["4 gigabytes (4GB)"]
+
+
+def test_a_negative_default_keeps_its_sign_and_the_keyword_default_is_no_wording():
+    question = "What is the default value of log_min_duration_statement?"
+    said = "log_min_duration_statement (integer): -1 (the default) disables logging statement durations."
+    assert spans(said, "default", question) == ["-1"]
+    timeout = "What is the default of statement_timeout?"  # a duration: "off" is one too
+    assert spans("A value of zero (the default) disables the timeout.", "default", timeout) == ["zero"]
+    keyword = "Specify an integer encoding number, or DEFAULT to use the default encoding (namely, the template's)."
+    assert spans(keyword, "default", "What is the default encoding of a new database?") == []
+    behaviour = "The default is to create a database with the same name as the current system user."
+    assert spans(behaviour, "default", "Which database does CREATE DATABASE copy by default?") == []  # no value
