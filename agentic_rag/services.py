@@ -118,7 +118,15 @@ class Services:
             elif found and expected_type(query) == "default" and (names := exact_names(query)):
                 # a default is stated in the setting's entry: every entry of the name, one a page
                 found = self.with_entries(names, query, found, where, per_term=2)
-            return span.found(found)
+            return span.found(self.with_continued_entries(found))
+
+    def with_continued_entries(self, found: list[Chunk]) -> list[Chunk]:
+        """``found``, each chunk that continues a definition-list entry from the chunks before it
+        headed by the entry's term line ("- effective_io_concurrency (integer)" before "The
+        default is 1 …": :meth:`store.names.NameIndex.continued_entries`), so that its sentences
+        are read as that entry's. The stored chunk, and so its search ranks, stay as they are."""
+        terms = self.store.names.continued_entries(found)
+        return [{**c, "text": f"- {terms[c['chunk_id']]}\n{c['text']}"} if c["chunk_id"] in terms else c for c in found]
 
     def with_entries(
         self, terms: list[str], query: str, found: list[Chunk], where: ChunkFilter | None, per_term: int

@@ -170,6 +170,37 @@ def is_heading(sentence: str) -> bool:
     return len(text.split()) <= 8 and not text.endswith((".", "!", "?", ":", ";")) and not text.startswith("|")
 
 
+_TERM_LINE = re.compile(r"(?m)^- (?P<term>[^\n]+)\n(?=-)")
+"""A top-level list item followed by another: a definition list's term (trafilatura writes a
+``<dl>`` as ``- term`` / ``- description`` lines; a term may have a second form: ``--createdb``)."""
+
+
+def continued_entry(previous: str, text: str) -> str | None:
+    """The term line of the definition-list entry that ``text`` continues from ``previous``, the
+    chunk before it ("effective_io_concurrency (integer)" for a chunk opening on "The default is
+    1 on supported systems, otherwise 0.", 1,400 characters into that setting's entry).
+
+    The entry is ``previous``'s last term line (:data:`_TERM_LINE`) that is heading-like
+    (:func:`is_heading`) or an API signature (:func:`api_entry_name`); ``None`` when there is
+    none, when a heading line that is no list item (a new section: "Notes") follows it, when
+    ``text`` opens on a term line or a heading of its own, or holds the term line (chunks
+    overlap). The contextual chunk header of Anthropic's "Contextual Retrieval" (2024), taken from
+    the document's structure instead of a model.
+    """
+    terms = [m for m in _TERM_LINE.finditer(previous) if _names_entry(m["term"])]
+    first = text.split("\n", 1)[0]
+    if not terms or f"- {terms[-1]['term']}\n" in text or (first.startswith("- ") and _names_entry(first[2:])):
+        return None
+    after = [*previous[terms[-1].start() :].splitlines()[2:], first]  # past the term and its description
+    if any(line.strip() and line[:1] not in "- " and is_heading(line) for line in after):
+        return None
+    return terms[-1]["term"]
+
+
+def _names_entry(line: str) -> bool:
+    return is_heading(line) or api_entry_name(line) is not None
+
+
 _API_KEYWORD = r"(?:class|exception|classmethod|staticmethod|abstractmethod|async|awaitable|coroutine|method|function)"
 _SIGNATURE = re.compile(rf"^(?:{_API_KEYWORD}\s+)*@?(?P<name>[A-Za-z_][\w.]*)\(.*\)(?:\s*(?:→|->).*)?$")
 _DECLARED = re.compile(rf"^(?:{_API_KEYWORD}\s+)+(?P<name>[A-Za-z_][\w.]*)$")

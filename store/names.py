@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from core.text import continued_entry
 from store.connection import TableAddon
 from store.filters import ChunkFilter
 
@@ -180,3 +181,27 @@ class NameIndex(TableAddon):
             r"[ \t*•-]*(?:[^\n]*\.|[^\n]* — [^\n]*)$"  # a sentence or a name line
         )
         return [cid for cid, content in rows if line.search(content)][:k]
+
+    def continued_entries(self, chunks: Sequence[dict], reach: int = 3) -> dict[str, str]:
+        """The term line of the entry each of ``chunks`` continues from the ``reach`` chunks before
+        it in its source (:func:`core.text.continued_entry` on their texts joined in order), by
+        chunk id; chunks that continue none are absent. One query, by source and ``chunk_index``
+        (from each chunk's ``locator``): a long entry spans several chunks."""
+        keys = {}
+        for chunk in chunks:
+            source, index = chunk["locator"].rsplit("#", 1)
+            if int(index) > 0:
+                keys[chunk["chunk_id"]] = (source, int(index))
+        wanted = [(source, index - back) for source, index in keys.values() for back in range(1, reach + 1)]
+        rows = self._conn.execute(
+            f"""SELECT source, chunk_index, content FROM {self.table}
+                WHERE (source, chunk_index) IN (SELECT * FROM unnest(%s::text[], %s::int[]))""",
+            ([source for source, _ in wanted], [index for _, index in wanted]),
+        ).fetchall()
+        held = {(source, index): content for source, index, content in rows}
+        found = {}
+        for chunk in chunks:
+            if key := keys.get(chunk["chunk_id"]):
+                before = [held.get((key[0], key[1] - back), "") for back in range(reach, 0, -1)]
+                found[chunk["chunk_id"]] = continued_entry("\n".join(before), chunk["text"])
+        return {cid: term for cid, term in found.items() if term}

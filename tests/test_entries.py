@@ -27,6 +27,7 @@ PAGES = [
     "sql-createsubscription.html",  # the subscription option synchronous_commit: "The default value is off."
     "runtime-config-connection.html",  # port: "5432 by default"
     "release-15-5.html",  # names pgbouncer once, in a release note
+    "runtime-config-resource.html",  # effective_io_concurrency's default, a chunk after its term line
 ]
 
 pytestmark = pytest.mark.skipif(
@@ -110,3 +111,9 @@ def test_a_default_the_entry_does_not_state_is_declined(manual):
     # method in the above list …": that is wal_sync_method's default; fsync's own entry states none
     result = manual.ask("What is the default value of fsync?", context=RULES)
     assert result["abstained"] and result["short_answer"] is None, result["answer"]
+
+
+def test_a_default_in_a_chunk_after_its_entrys_term_line_is_read_as_the_entrys(manual):
+    result = manual.ask("What is the default of effective_io_concurrency?", context=RULES)
+    assert result["short_answer"] == "1 on supported systems", result["answer"]  # not maintenance_io_concurrency's 10
+    assert result["answer"].startswith("effective_io_concurrency (integer): The default is 1")

@@ -9,6 +9,7 @@ from core.text import (
     _stemmer,
     api_entry_name,
     coined_words,
+    continued_entry,
     cross_reference,
     identifiers,
     is_heading,
@@ -138,3 +139,23 @@ def test_a_coined_lower_case_word_names_a_product():
     assert coined_words("What port does pgbouncer listen on, and does timescaledb?") == ["pgbouncer", "timescaledb"]
     assert coined_words("Which tablespace did the Normans stock?") == ["tablespace"]  # capitals are identifiers
     assert coined_words("What reserach was improtant?") == []  # typos: one edit from an English word
+
+
+ENTRY = (
+    "Settings\n- work_mem (integer)\n- Sets the base maximum amount of memory.\n"
+    "Note that a complex query might perform several sort operations.\n"
+)
+
+
+def test_a_chunk_inside_an_entry_continues_the_entry_of_the_chunk_before():
+    assert continued_entry(ENTRY, "The default value is four megabytes (4MB).") == "work_mem (integer)"
+    options = "- -c number\n--connection-limit=number\n- Set a maximum number"  # a term written two ways
+    assert continued_entry(options, "of connections. The default is no limit.") == "-c number"
+
+
+def test_a_chunk_opening_an_entry_or_a_section_or_holding_the_term_continues_none():
+    assert continued_entry(ENTRY, "- maintenance_work_mem (integer)\n- Specifies the memory.") is None
+    assert continued_entry(ENTRY, "Other Settings\nText of another section.") is None
+    assert continued_entry(ENTRY + "Notes\nSee also the planner.", "The default is 4MB.") is None
+    assert continued_entry(ENTRY, "- work_mem (integer)\n- Sets the base maximum amount of memory.") is None
+    assert continued_entry("Plain text.\nMore text.", "The default is 4MB.") is None
