@@ -157,13 +157,15 @@ _FILE = re.compile(
 """A file name or path ("postgresql.auto.conf", "$PGDATA/standby.signal"): where documents keep a thing."""
 _DEFAULT_VALUE = re.compile(
     r"\b(?!(?-i:DEFAULTS?)\b)"  # the keyword DEFAULT ("DEFAULT to use the default encoding") is no wording
-    r"defaults?\b(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){0,3}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
+    r"defaults?\b(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){0,4}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?(?!(?:chosen|used|determined|computed|selected|taken)\b)"
-    r"(?!the (?:opposite|same)\b|to\s)"  # "the default is to create …" says what happens, names no value
+    r"(?!the (?:opposite|same)\b)"
     r"(?P<value>(?:[^.;]|\.(?=\d))+?)(?=\.(?!\d)|;|:\s|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
     r"\bdefault,\s+(?P<comma>-?\d[\w.]*)(?=,)|"
     r"(?<![\w.\\'-])(?P<before>-?\d[\w.]*|zero|on|off|true|false|enabled|disabled|none|\w+_\w+|'[^']*'|the empty string"
-    r"(?:\s+'')?|(?-i:[A-Z]{2,}\w*))\s+(?:by\s+default\b|\((?:which\s+is\s+)?the\s+default\))",
+    r"(?:\s+'')?|(?-i:[A-Z]{2,}\w*))\s+(?-i:by)\s+default\b|"
+    r"(?<![\w.\\'-])(?P<marked>'[^']*'|(?:an|the) empty string(?: '')?|[\w.+-]+)\s+\((?:which is )?the default\)|"
+    r"(?<![\w.\\'-])(?P<named>[\w.+-]+)\s+is\s+the\s+default\b",  # "partition is the default setting"
     re.I,
 )
 _PRONOUNS = frozenset({"it", "this", "that", "them", "they", "these", "those", "one"})
@@ -260,7 +262,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     path); ``other`` gives nothing."""
     asked = term_set(question)
     if kind == "default":
-        found = [m["value"] or m["comma"] or m["before"] for m in _DEFAULT_VALUE.finditer(sentence)]
+        found = [next(filter(None, m.groups()), "") for m in _DEFAULT_VALUE.finditer(sentence)]  # the value group
+        found = [v for v in found if v.lower() not in STOPWORDS - {"on", "off", "none"}]  # "which is the default"
         found = [v for v in found if v.lower().strip(" .)") not in _PRONOUNS]  # "scales proportionally to it"
         if ">>>" not in sentence:  # an example call (">>> json.dumps(x, indent=4)") sets, not defaults
             named = [m for m in _KEYWORD_DEFAULT.finditer(sentence) if term_set(m["name"]) <= asked - {"default"}]
@@ -298,7 +301,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         found = [_name_only(s) for s in found]
     kept = [tidy_span(s) for s in found if s and tidy_span(s)]
     kept = [s for s in kept if not (kind == "command" and s in ACRONYMS) and not FURNITURE.match(s)]
-    return list(dict.fromkeys(s for s in kept if not _repeats(s, kind, question, asked)))
+    quoted = {tidy_span(s) for s in found if s and s[0] in "'\"‘“"}  # a literal: "The default is 'Default'"
+    return list(dict.fromkeys(s for s in kept if s in quoted or not _repeats(s, kind, question, asked)))
 
 
 def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) -> bool:

@@ -306,7 +306,7 @@ def test_a_pronoun_is_no_default_value():
     assert spans("The default is 4 gigabytes (4GB).", "default", question) == ["4 gigabytes (4GB)"]
 
 
-def test_a_negative_default_keeps_its_sign_and_the_keyword_default_is_no_wording():
+def test_a_negative_default_keeps_its_sign_any_value_may_be_marked_and_the_keyword_default_is_no_wording():
     question = "What is the default value of log_min_duration_statement?"
     said = "log_min_duration_statement (integer): -1 (the default) disables logging statement durations."
     assert spans(said, "default", question) == ["-1"]
@@ -314,5 +314,10 @@ def test_a_negative_default_keeps_its_sign_and_the_keyword_default_is_no_wording
     assert spans("A value of zero (the default) disables the timeout.", "default", timeout) == ["zero"]
     keyword = "Specify an integer encoding number, or DEFAULT to use the default encoding (namely, the template's)."
     assert spans(keyword, "default", "What is the default encoding of a new database?") == []
-    behaviour = "The default is to create a database with the same name as the current system user."
-    assert spans(behaviour, "default", "Which database does CREATE DATABASE copy by default?") == []  # no value
+    plan = "What is the default of plan_cache_mode?"  # any value marked the default, not "which"
+    assert spans("The allowed values are auto (the default), force_custom_plan.", "default", plan) == ["auto"]
+    assert spans("partition is the default setting.", "default", plan) == ["partition"]
+    assert spans("This is the default.", "default", plan) == []
+    assert spans("The default is 'Default', a collection.", "default", plan) == ["Default"]  # a literal
+    port = "What port does http.server use by default?"  # "By default" opening the next sentence marks nothing
+    assert spans("run: python -m http.server 9000 By default, the server binds itself to all.", "default", port) == []
