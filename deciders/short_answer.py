@@ -51,8 +51,9 @@ def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
 
 def nearest_first(sentence: str, found: list[str], weights: Mapping[str, float]) -> list[str]:
     """``found`` spans of ``sentence`` ordered by the question terms near them: each term in the
-    sentence adds its weight over one plus its distance, in words, to the span (sentence order
-    among equals). The answer stands next to what the question says of it ("Nixon named William
+    sentence adds its weight over one plus its distance, in words, to the span, half a word more
+    when the span comes before an exact name (``pgbench_accounts``: a listing's value follows the
+    name; sentence order among equals). The answer stands next to what the question says of it ("Nixon named William
     E. Simon as the first administrator" → "William E. Simon" for "Who was the first
     administrator?"; "a center in Hong Kong which opened in 2015" → 2015 for "What year did it
     open a center in Hong Kong?"). The proximity feature of answer ranking (Brill et al. 2002;
@@ -70,7 +71,11 @@ def nearest_first(sentence: str, found: list[str], weights: Mapping[str, float])
         inside = [i for i, t in enumerate(tokens) if start <= t.start() < start + len(span)] if start >= 0 else []
         if not inside:
             return 0.0
-        return sum(weights[t] / (1 + min(abs(p - i) for p in places for i in inside)) for t, places in at.items())
+        # a span after an exact name is nearer than one as far before it: "pgbench_tellers 10 pgbench_accounts 100000"
+        return sum(
+            weights[t] / (1 + min(abs(p - i) + (i < p and "_" in t) / 2 for p in places for i in inside))
+            for t, places in at.items()
+        )
 
     return sorted(found, key=nearness, reverse=True)
 

@@ -228,6 +228,12 @@ def test_rarer_question_terms_pull_harder_and_number_words_count():
     counted = "How many Vice Presidents?"  # a year ("since 2009", "in April 2015") is no count
     assert spans("Beneath him are fourteen Vice Presidents, since 2009.", "number", counted) == ["fourteen"]
     assert spans("Established in April 2015, it has three Vice Presidents.", "number", counted) == ["three"]
+
+
+def test_a_listings_value_follows_its_name():
+    listing = "table # of rows ---- pgbench_branches 1 pgbench_tellers 10 pgbench_accounts 100000 pgbench_history 0"
+    found = ["1", "10", "100000", "0"]
+    assert nearest_first(listing, found, {"pgbench_account": 5.0, "row": 1.0})[0] == "100000"  # not "10" before it
     assert spans("The population was 8,515 at the 2000 census.", "number", "How many people?") == ["8,515"]
     assert spans("It had 2015 members.", "number", "How many members?") == ["2015"]
     assert spans("Donald Davies at the National Physical Laboratory, UK, developed it.", "person") == [
