@@ -246,7 +246,8 @@ class MentionGraph(TableAddon):
             ]
             new_aliases = {a: c for a, c in known.items() if a not in before}
             rescanned = 0
-            if new_aliases:
+            # the chunks scanned before this update (none in a first load: nothing to rescan)
+            if new_aliases and conn.execute(f"SELECT EXISTS (SELECT 1 FROM {t}_linked)").fetchone()[0]:
                 new_matcher = MentionMatcher(new_aliases)
                 with conn.cursor(name=f"{t}_rescan") as cur:  # server-side: streams a large collection
                     cur.execute(*self._rescan_query(list(new_aliases)))
