@@ -309,13 +309,15 @@ def normalise_query(query: str) -> str:
 
 
 def tidy_span(span: str) -> str:
-    """``span`` without edge punctuation, its parentheses balanced ("four megabytes (4MB"
+    """``span`` without edge punctuation, its parentheses and double quotes balanced ("four megabytes (4MB"
     → "four megabytes (4MB)", "(4MB)" → "4MB"), a phrase said twice in a row once (a heading run
     into its first sentence: "DROP DATABASE DROP DATABASE" → "DROP DATABASE")."""
     words = span.split()
     if len(words) % 2 == 0 and words and words[: len(words) // 2] == words[len(words) // 2 :]:
         span = " ".join(words[: len(words) // 2])
-    span = span.strip(" ,:;\"'“”‘’")
+    quoted, span = span.strip(" ,:;"), span.strip(" ,:;\"'“”‘’")
+    if span.count('"') % 2:  # a quote inside: the edge one it pairs with stays ('"$user", public')
+        span = f'"{span}' if quoted.startswith('"') else f'{span}"'
     if span.startswith("(") and span.endswith(")"):
         span = span[1:-1]
     span = span.strip(" ,:;")

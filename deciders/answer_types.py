@@ -160,7 +160,9 @@ _DEFAULT_VALUE = re.compile(
     r"defaults?\b(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){0,4}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?(?!(?:chosen|used|determined|computed|selected|taken)\b)"
     r"(?!the (?:opposite|same)\b)"
-    r"(?P<value>(?:[^.;]|\.(?=\d))+?)(?=\.(?!\d)|;|:\s|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
+    # a list opening on a quoted item runs to the sentence's end ('"$user", public'), else a value ends at a comma
+    r"(?P<value>(?:\"[^\"]*\"|'[^']*')(?:,\s*[\w$\"']+)+(?=\.(?!\d)|;|$)|(?:[^.;]|\.(?=\d))+?)"
+    r"(?=\.(?!\d)|;|:\s|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
     r"\bdefault,\s+(?P<comma>-?\d[\w.]*)(?=,)|"
     r"(?<![\w.\\'-])(?P<before>-?\d[\w.]*|zero|on|off|true|false|enabled|disabled|none|\w+_\w+|'[^']*'|the empty string"
     r"(?:\s+'')?|(?-i:[A-Z]{2,}\w*))\s+(?-i:by)\s+default\b|"

@@ -21,6 +21,11 @@ from deciders.contrast import negative_clause
 from deciders.lexicon import CONTINENTS, COUNTRIES, NATION, NOT_A_PERSON, PSQL, WHICH_NOUN
 
 _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
+_KEYWORDS = re.compile(r"\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b")
+_STATEMENT = frozenset(
+    "ALTER CREATE DROP INSERT UPDATE DELETE SELECT GRANT REVOKE COPY TRUNCATE VACUUM REINDEX CLUSTER COMMENT".split()
+)
+"""Keywords that open an SQL statement (the command of :func:`statement_clause`)."""
 
 
 def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
@@ -92,6 +97,26 @@ def chosen_option(question: str, chosen: Sequence[Candidate]) -> str | None:
     return None
 
 
+def statement_clause(sentence: str, question: str) -> str | None:
+    """For a how-to answered by an SQL statement, its command and the clause doing what the
+    question asks, the identifiers between elided: "How do I rename a column?" over "To rename a
+    column: ALTER TABLE products RENAME COLUMN product_no TO product_number;" → "ALTER TABLE …
+    RENAME COLUMN" (the clause alone repeats the question, the identifiers are the example's).
+    ``None`` when the sentence's first keyword run opens no statement (``_STATEMENT``) or no later
+    run of the same statement is made of question terms."""
+    runs = list(_KEYWORDS.finditer(sentence))
+    if not runs or runs[0].group().split()[0] not in _STATEMENT:
+        return None
+    asked, command = term_set(question), runs[0]
+    for run in runs[1:]:
+        if ";" in sentence[command.end() : run.start()]:
+            return None
+        if term_set(run.group()) and term_set(run.group()) <= asked:  # "DROP CONSTRAINT" drops no table
+            elided = " … " if sentence[command.end() : run.start()].strip() else " "
+            return f"{command.group()}{elided}{run.group()}"
+    return None
+
+
 def head_noun(question: str) -> str | None:
     """The stemmed noun after "which"/"what" ("Which league does …" → "leagu"), if any."""
     match = WHICH_NOUN.search(question)
@@ -112,6 +137,8 @@ def short_answer(
     (:func:`deciders.contrast.negative_clause`); ``None`` when there is none."""
     if kind == "definition":  # the sentence is the answer
         return None
+    if kind == "command" and (clause := statement_clause(best.sentence, question)):
+        return clause
     found = list(best.spans)
     if kind == "other":  # its API entry's name, else a name or a code-like term with content words
         found = found or spans(best.sentence, "person", question) or spans(best.sentence, "command", question)

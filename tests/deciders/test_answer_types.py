@@ -7,7 +7,7 @@ import pytest
 
 from core.text import term_set
 from deciders.answer_types import default_measure, definition_subject, expected_type, spans
-from deciders.short_answer import head_noun, nearest_first, noun_phrase
+from deciders.short_answer import head_noun, nearest_first, noun_phrase, statement_clause
 
 
 @pytest.mark.parametrize(
@@ -62,6 +62,10 @@ def test_default_value_after_default_is_or_before_by_default():
     assert spans(empty, "default") == ["the empty string"]
     assert spans("Possible values are none (the default), ddl, mod and all.", "default") == ["none"]
     assert spans("The default, and safe, setting is on.", "default") == ["on"]  # asides between commas
+    # a list opening on a quoted item is the value, quotes kept; otherwise a comma ends it
+    listed = 'search_path (string): The default value for this parameter is "$user", public.'
+    assert spans(listed, "default") == ['"$user", public']
+    assert spans("The default is 'md5', but you can choose another.", "default") == ["md5"]
     # a default stated relative to another is no value ("when the default is the opposite, issue SET LOCAL …")
     assert spans("To commit asynchronously when the default is the opposite, issue SET LOCAL.", "default") == []
 
@@ -204,6 +208,28 @@ def test_a_place_in_technical_documents_may_be_a_file_or_a_path():
 def test_the_phrase_naming_the_noun_a_question_asks_for(question, sentence, phrase):
     noun = head_noun(question)
     assert (noun_phrase(sentence, noun, question) if noun else None) == phrase
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "clause"),
+    [
+        (
+            "How do I rename a column?",
+            "To rename a column: ALTER TABLE products RENAME COLUMN product_no TO product_number;",
+            "ALTER TABLE … RENAME COLUMN",
+        ),
+        (
+            "How do I rename a table?",
+            "To rename a table: ALTER TABLE products RENAME TO items;",
+            "ALTER TABLE … RENAME TO",
+        ),
+        # the clause must be what the question asks: DROP CONSTRAINT drops no table; a statement ends at ";"
+        ("How do I drop a table?", "ALTER TABLE t DROP CONSTRAINT c; then DROP TABLE t", None),
+        ("How do I drop a table?", "Run ANALYZE, then DROP TABLE t.", None),  # no statement opens the sentence
+    ],
+)
+def test_a_how_to_answered_by_a_statement_gives_its_command_and_the_clause_asked_for(question, sentence, clause):
+    assert statement_clause(sentence, question) == clause
 
 
 def test_a_bare_mention_of_the_noun_is_no_answer():
