@@ -18,9 +18,11 @@ from deciders.answer_support import Candidate
 from deciders.answer_types import AnswerType, spans
 from deciders.comparison import options
 from deciders.contrast import negative_clause
-from deciders.lexicon import CONTINENTS, COUNTRIES, NATION, NOT_A_PERSON, PSQL, WHICH_NOUN
+from deciders.lexicon import CODE_SPELLING, CONTINENTS, COUNTRIES, NATION, NOT_A_PERSON, PSQL, WHICH_NOUN
 
 _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
+_REASON_OR_MANNER = re.compile(r"\s*(?:why|how)\b", re.I)
+"""A question asking why, or how something happens (a typed "how many / much / long" is no ``other``)."""
 _KEYWORDS = re.compile(r"\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b")
 _STATEMENT = frozenset(
     "ALTER CREATE DROP INSERT UPDATE DELETE SELECT GRANT REVOKE COPY TRUNCATE VACUUM REINDEX CLUSTER COMMENT".split()
@@ -128,9 +130,11 @@ def short_answer(
     kind: AnswerType, best: Candidate, question: str, weights: Mapping[str, float] | None = None
 ) -> str | None:
     """The best sentence's first span of the expected type (for ``other``, its first name or
-    code-like term the question lacks) — given the question's term ``weights``, the one nearest
-    the question's terms (:func:`deciders.answer_types.nearest_first`; ``None`` for a chain's
-    last link, which is about the bridge, not the question: sentence order) — preferring one
+    code-like term the question lacks; for a why or how question only a term spelled as code,
+    ``lexicon.CODE_SPELLING``: a reason or a way is no name, the sentence answers it) — given the
+    question's term ``weights``, the one nearest the question's terms
+    (:func:`deciders.answer_types.nearest_first`; ``None`` for a chain's last link, which is about
+    the bridge, not the question: sentence order) — preferring one
     that holds the noun the question asks for ("Which league …?" → "Major League Soccer"), and
     for a person a name without an organisation's or place's head word (``NOT_A_PERSON``), and
     for a question asked with "not" only from the sentence's clause in the negative
@@ -140,7 +144,9 @@ def short_answer(
     if kind == "command" and (clause := statement_clause(best.sentence, question)):
         return clause
     found = list(best.spans)
-    if kind == "other":  # its API entry's name, else a name or a code-like term with content words
+    if kind == "other" and _REASON_OR_MANNER.match(question):  # a reason or a way is no name: code, or the sentence
+        found = [f for f in found + spans(best.sentence, "command", question) if CODE_SPELLING.search(f)]
+    elif kind == "other":  # its API entry's name, else a name or a code-like term with content words
         found = found or spans(best.sentence, "person", question) or spans(best.sentence, "command", question)
         found = [f for f in found if term_set(f)]
     # a question asked with "not": the spans of the clause saying something in the negative

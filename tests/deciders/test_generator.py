@@ -530,3 +530,19 @@ def test_the_short_answer_to_a_not_question_is_never_the_clause_saying_the_oppos
     question = "Which built-in objects are not hashable?"
     answer = ExtractiveGenerator().generate(AnswerRequest(question, [glossary], "answer"))
     assert not answer.abstained and "Python" not in (answer.short_answer or "")
+
+
+def test_a_why_or_how_question_gets_no_name_as_its_short_answer():
+    fresno = chunk(
+        "fresno",
+        "Fresno, California",
+        "Fresno has only UHF stations, as the Federal Communications Commission kept them away from VHF "
+        "stations to avoid interference.",
+    )
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("Why does Fresno only have UHF stations?", [fresno], "answer")
+    )
+    assert answer.short_answer is None and not answer.abstained  # the reason is the sentence, not the FCC
+    said = chunk("tmp", "Temporary tables", "Temporary tables are dropped at the end of a session by pg_temp cleanup.")
+    answer = ExtractiveGenerator().generate(AnswerRequest("How are temporary tables dropped?", [said], "answer"))
+    assert answer.short_answer == "pg_temp"  # a term spelled as code still is one
