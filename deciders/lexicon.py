@@ -190,6 +190,11 @@ NOT_A_PERSON = re.compile(
 """Head words of organisation and place names ("National Physical Laboratory", "IPCC Trust Fund"):
 a "who" question's answer is a person's name before one of these (a gazetteer-style head-word cue)."""
 
+EXCEPTION_NAME = re.compile(
+    r"\b[A-Z][A-Za-z]*(?:Error|Exception|Warning)\b|\b(?:StopIteration|KeyboardInterrupt|SystemExit|GeneratorExit)\b"
+)
+"""An exception class's name (``ValueError``, ``UnicodeDecodeError``): what "what exception / error …?" asks for."""
+
 CODE_SPELLING = re.compile(r"^[\\-]|_|\(\)|\.\w")
 """A command spelled as code: a meta-command (``\\password``), an option (``-f``), a snake_case
 or dotted name, a call (``now()``)."""

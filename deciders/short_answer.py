@@ -13,12 +13,21 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from core.text import term_set, terms, tidy_span
+from core.text import STOPWORDS, coined_words, term_set, terms, tidy_span
 from deciders.answer_support import Candidate
 from deciders.answer_types import AnswerType, spans
 from deciders.comparison import options
 from deciders.contrast import negative_clause
-from deciders.lexicon import CODE_SPELLING, CONTINENTS, COUNTRIES, NATION, NOT_A_PERSON, PSQL, WHICH_NOUN
+from deciders.lexicon import (
+    CODE_SPELLING,
+    CONTINENTS,
+    COUNTRIES,
+    EXCEPTION_NAME,
+    NATION,
+    NOT_A_PERSON,
+    PSQL,
+    WHICH_NOUN,
+)
 
 _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
 _REASON_OR_MANNER = re.compile(r"\s*(?:why|how)\b", re.I)
@@ -119,6 +128,26 @@ def statement_clause(sentence: str, question: str) -> str | None:
     return None
 
 
+def command_line(sentence: str, option: str) -> str:
+    """The command line an ``option`` span sits in, when a program's name (spelled as code, or a
+    word English does not use: :func:`core.text.coined_words`) comes right before it: its
+    program, the option and up to three arguments before a stop word or the clause's end
+    ("python3 -m venv /path/to/env" for ``-m``),
+    else the option alone."""
+    found = re.search(rf"(?<![\w./-])([a-z][\w.-]*)\s+{re.escape(option)}(?![\w-])", sentence)
+    if not (found and (re.search(r"[\d_.]", found[1]) or coined_words(found[1]))):  # python3, pg_dump, psql
+        return option
+    line = [found.group(0)]
+    for word in sentence[found.end() :].split()[:3]:  # arguments: up to a word of prose or the clause's end
+        argument = word.rstrip(".:")
+        if not argument or argument.lower() in STOPWORDS or re.search(r"[;,]", argument):
+            break
+        line.append(argument)
+        if argument != word:
+            break
+    return " ".join(line)
+
+
 def head_noun(question: str) -> str | None:
     """The stemmed noun after "which"/"what" ("Which league does …" → "leagu"), if any."""
     match = WHICH_NOUN.search(question)
@@ -160,7 +189,14 @@ def short_answer(
     noun = head_noun(question)  # "which league …" → a name holding "league": "Major League Soccer"
     gazetteer = {"contin": CONTINENTS, "countri": COUNTRIES}.get(noun or "", frozenset())
     named = [f for f in found if (noun and noun in term_set(f)) or f in gazetteer]  # "what continent …?" → Africa
+    if noun in ("except", "error", "warn"):  # "what exception …?" → an exception class's name: ValueError
+        raised = [f for f in found if EXCEPTION_NAME.fullmatch(f)] + EXCEPTION_NAME.findall(scope)
+        raised += EXCEPTION_NAME.findall(best.context or "")  # the entry the sentence defines: "exception KeyError"
+        raised = [e for e in dict.fromkeys(raised) if e.lower() not in question.lower()]
+        raised = nearest_first(best.sentence, raised, weights) if weights is not None else raised
+        return raised[0] if raised else None
     # "what pathway …" → the sentence's phrase naming a pathway: "RNA interference pathway"
     phrase = noun_phrase(scope, noun, question) if kind == "other" and noun else None
     meta = [f for f in found if f.startswith("\\")] if PSQL.search(question) else []  # psql's \dt, \l
-    return (named or [p for p in [phrase] if p] or meta or found or [None])[0]
+    chosen = (named or [p for p in [phrase] if p] or meta or found or [None])[0]
+    return command_line(scope, chosen) if kind == "command" and chosen and chosen.startswith("-") else chosen

@@ -7,7 +7,7 @@ import pytest
 
 from core.text import term_set
 from deciders.answer_types import default_measure, definition_subject, expected_type, spans
-from deciders.short_answer import head_noun, nearest_first, noun_phrase, statement_clause
+from deciders.short_answer import command_line, head_noun, nearest_first, noun_phrase, statement_clause
 
 
 @pytest.mark.parametrize(
@@ -230,6 +230,19 @@ def test_the_phrase_naming_the_noun_a_question_asks_for(question, sentence, phra
 )
 def test_a_how_to_answered_by_a_statement_gives_its_command_and_the_clause_asked_for(question, sentence, clause):
     assert statement_clause(sentence, question) == clause
+
+
+@pytest.mark.parametrize(
+    ("sentence", "option", "line"),
+    [
+        ("It is done by the command venv: python3 -m venv /path/to/env", "-m", "python3 -m venv /path/to/env"),
+        ("Start psql -x to see it.", "-x", "psql -x"),  # prose after it is no argument
+        ("Run python3 -m venv. Then check it.", "-m", "python3 -m venv"),  # nor the next sentence
+        ("Run it with the -v option.", "-v", "-v"),  # "the" is no program
+    ],
+)
+def test_an_option_answers_with_its_command_line(sentence, option, line):
+    assert command_line(sentence, option) == line
 
 
 def test_a_bare_mention_of_the_noun_is_no_answer():

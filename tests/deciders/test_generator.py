@@ -546,3 +546,14 @@ def test_a_why_or_how_question_gets_no_name_as_its_short_answer():
     said = chunk("tmp", "Temporary tables", "Temporary tables are dropped at the end of a session by pg_temp cleanup.")
     answer = ExtractiveGenerator().generate(AnswerRequest("How are temporary tables dropped?", [said], "answer"))
     assert answer.short_answer == "pg_temp"  # a term spelled as code still is one
+
+
+def test_what_exception_is_answered_by_an_exception_class_or_by_the_sentence():
+    missing = chunk("keys", "Mapping types", "Looking up a missing key raises KeyError in the mapping protocol.")
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("What exception does a missing key raise?", [missing], "answer")
+    )
+    assert answer.short_answer == "KeyError"
+    handling = chunk("errors", "Errors", "The most common pattern for handling Exception is to log it and re-raise it.")
+    answer = ExtractiveGenerator().generate(AnswerRequest("What exception does int('x') raise?", [handling], "answer"))
+    assert answer.short_answer is None  # not "handling Exception": the sentence names no exception class
