@@ -101,9 +101,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "organisation",
         re.compile(
-            r"\b(?:which|what) (?:company|organi[sz]ation|team|band|university|club|"
-            r"party|label|network|school)\b",
-            re.I,
+            r"\b(?:which|what) (?:company|organi[sz]ation|team|band|university|club|party|label|network|school)\b", re.I
         ),
     ),
 ]
@@ -309,8 +307,9 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
 
 def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) -> bool:
     """Whether ``span`` only repeats the question: its terms are all the question's; code, if named
-    (``zip()`` by "the zip function", not ``search_path`` by "search path"; ``\\password`` as is)."""
-    if kind == "command" and span.startswith("\\"):
+    (``zip()`` by "the zip function", not ``search_path`` by "search path"; ``\\password`` as is),
+    a command phrase as written ("CREATE INDEX" answers "how do I create an index?")."""
+    if kind == "command" and (span.startswith("\\") or (" " in span and span.isupper())):
         return span.lower() in question.lower()
     if kind == "command" and CODE_SPELLING.search(span):  # named whole or as a dotted name's head (pg_hba.conf)
         code = span.removesuffix("()").lower()

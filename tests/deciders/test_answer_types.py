@@ -149,6 +149,10 @@ def test_the_question_own_words_are_not_its_answer():
     assert spans("It uses work_mem by default.", "default", question) == []
     assert spans("work_mem is set by default.", "default") == []  # "set" is no value
     assert spans("Use work_mem or maintenance_work_mem.", "command", question) == ["maintenance_work_mem"]
+    # a command phrase answers the question its words ask in prose, not one that names it
+    drop = "DROP TABLE removes a table; add CASCADE or RESTRICT."
+    assert spans(drop, "command", "How do I drop a table?") == ["DROP TABLE", "CASCADE", "RESTRICT"]
+    assert spans(drop, "command", "What does DROP TABLE do?") == ["CASCADE", "RESTRICT"]
 
 
 def test_a_documents_furniture_is_no_answer():
