@@ -29,6 +29,7 @@ from deciders.lexicon import (
     CHANGELOG_TITLE,
     COMMAND_PHRASE,
     MODULE_TITLE,
+    SQL_STATEMENT,
     SYNTAX_LINE,
     WHICH_NOUN,
 )
@@ -260,6 +261,7 @@ def rank_candidates(
             + tuning.subject_bonus * item["defines"]
             - tuning.changelog_penalty * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"])))
             + tuning.command_bonus * any(c in f"{item['chunk']['title']} {item['window']}" for c in commands)
+            + tuning.command_bonus * (kind == "command" and any(_asked_command(s, question) for s in item["spans"]))
         )
         ranked.append(
             Candidate(
@@ -310,6 +312,12 @@ def _command_prefixes(question: str) -> list[str]:
         words = phrase.split()
         prefixes += [" ".join(words[:n]) for n in range(len(words), 1, -1)]
     return prefixes
+
+
+def _asked_command(span: str, question: str) -> bool:
+    """Whether ``span`` is an SQL statement's command made of the words a how-to asks in prose:
+    "CREATE INDEX" for "How do I create an index?" (not "WITH PASSWORD" for "… my password")."""
+    return " " in span and span.split()[0] in SQL_STATEMENT and term_set(span) <= term_set(question)
 
 
 def _similarities(question: str, texts: list[str], embeddings: Embeddings | None) -> list[float | None]:

@@ -195,6 +195,11 @@ EXCEPTION_NAME = re.compile(
 )
 """An exception class's name (``ValueError``, ``UnicodeDecodeError``): what "what exception / error …?" asks for."""
 
+SQL_STATEMENT = frozenset(
+    "ALTER CREATE DROP INSERT UPDATE DELETE SELECT GRANT REVOKE COPY TRUNCATE VACUUM REINDEX CLUSTER COMMENT".split()
+)
+"""Keywords that open an SQL statement ("ALTER TABLE … RENAME COLUMN", "CREATE INDEX")."""
+
 CODE_SPELLING = re.compile(r"^[\\-]|_|\(\)|\.\w")
 """A command spelled as code: a meta-command (``\\password``), an option (``-f``), a snake_case
 or dotted name, a call (``now()``)."""

@@ -26,6 +26,7 @@ from deciders.lexicon import (
     NATION,
     NOT_A_PERSON,
     PSQL,
+    SQL_STATEMENT,
     WHICH_NOUN,
 )
 
@@ -33,10 +34,6 @@ _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
 _REASON_OR_MANNER = re.compile(r"\s*(?:why|how)\b", re.I)
 """A question asking why, or how something happens (a typed "how many / much / long" is no ``other``)."""
 _KEYWORDS = re.compile(r"\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b")
-_STATEMENT = frozenset(
-    "ALTER CREATE DROP INSERT UPDATE DELETE SELECT GRANT REVOKE COPY TRUNCATE VACUUM REINDEX CLUSTER COMMENT".split()
-)
-"""Keywords that open an SQL statement (the command of :func:`statement_clause`)."""
 
 
 def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
@@ -113,10 +110,10 @@ def statement_clause(sentence: str, question: str) -> str | None:
     question asks, the identifiers between elided: "How do I rename a column?" over "To rename a
     column: ALTER TABLE products RENAME COLUMN product_no TO product_number;" → "ALTER TABLE …
     RENAME COLUMN" (the clause alone repeats the question, the identifiers are the example's).
-    ``None`` when the sentence's first keyword run opens no statement (``_STATEMENT``) or no later
+    ``None`` when the sentence's first keyword run opens no statement (``lexicon.SQL_STATEMENT``) or no later
     run of the same statement is made of question terms."""
     runs = list(_KEYWORDS.finditer(sentence))
-    if not runs or runs[0].group().split()[0] not in _STATEMENT:
+    if not runs or runs[0].group().split()[0] not in SQL_STATEMENT:
         return None
     asked, command = term_set(question), runs[0]
     for run in runs[1:]:

@@ -557,3 +557,10 @@ def test_what_exception_is_answered_by_an_exception_class_or_by_the_sentence():
     handling = chunk("errors", "Errors", "The most common pattern for handling Exception is to log it and re-raise it.")
     answer = ExtractiveGenerator().generate(AnswerRequest("What exception does int('x') raise?", [handling], "answer"))
     assert answer.short_answer is None  # not "handling Exception": the sentence names no exception class
+
+
+def test_a_how_to_prefers_the_sentence_with_the_statement_it_asks_for_in_prose():
+    prose = chunk("only", "ALTER INDEX", "If the ONLY option is specified, no index is created on the partitions.")
+    statement = chunk("create", "CREATE INDEX", "Indexes are made with CREATE INDEX on a column of the table.")
+    answer = ExtractiveGenerator().generate(AnswerRequest("How do I create an index?", [prose, statement], "answer"))
+    assert answer.short_answer == "CREATE INDEX" and answer.cited == [(1, "create")]
