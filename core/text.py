@@ -34,6 +34,9 @@ _NAME = re.compile(
 )
 
 
+MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+"""An English month's name (a pattern): a name holding one is a date."""
+
 _ARTICLE = re.compile(r"^(?:A|An|The)\s+(?=[A-Z0-9])")
 
 
@@ -326,3 +329,21 @@ def tidy_span(span: str) -> str:
     elif span.count(")") > span.count("("):
         span = span.rstrip(")")
     return span
+
+
+def name_only(name: str) -> str:
+    """A name found by :func:`core.text.names` without a leading or trailing capitalised stop
+    word ("During the Yuan" → "Yuan"; a heading run into its text, "Monetary Types The" →
+    "Monetary Types"); empty when that leaves no capitalised word ("In 1973") or it holds a month
+    (a date, not a name). A quoted title ("white nights") stays as it is."""
+    words = name.split()
+    while words and words[0].istitle() and words[0].lower() in STOPWORDS:  # not "US"
+        words.pop(0)
+        while words and words[0].islower() and words[0] in STOPWORDS:  # "During the Yuan"
+            words.pop(0)
+    while words and words[-1].istitle() and words[-1].lower() in STOPWORDS:
+        words.pop()
+    rest = " ".join(words)
+    if re.search(rf"\b{MONTH}\b", rest) or (rest != name and not re.search(r"\b[A-Z]", rest)):
+        return ""
+    return rest

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from core.text import STOPWORDS, names, term_set, tidy_span
+from core.text import MONTH, STOPWORDS, name_only, names, term_set, tidy_span
 from deciders.contrast import negated
 from deciders.lexicon import ACRONYMS, CODE_SPELLING, FURNITURE, NATION, NATION_OF
 
@@ -116,16 +116,15 @@ _NUMBER_WORD = (
     r"(?:twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|thousand|million|billion)"
 )
 _NUMBER = rf"(?:-?\d[\d,]*(?:\.\d+)?(?:\s(?:million|billion|thousand))?|{_NUMBER_WORD}(?:[\s-]{_NUMBER_WORD})*)"
-_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 
 _RANGE = rf"(?:between\s+{_NUMBER}\s+and\s+|{_NUMBER}\s?–\s?)?{_NUMBER}"
 """A number or a range of them ("between 250 and 1600", "8–16"): the range is the answer, not its first end."""
 
 SPAN_PATTERNS: dict[str, re.Pattern] = {
     "quantity": re.compile(rf"(?<![\w.-]){_RANGE}\s?-?{_UNIT}(?![\w])", re.I),
-    "number": re.compile(rf"(?<![\w.-]){_RANGE}(?![\w])", re.I),
+    "number": re.compile(rf"(?<![\w.&-]){_RANGE}(?![\w>])", re.I),  # not a shell redirection's 2>&1
     "date": re.compile(
-        rf"\b(?:{_MONTH}\s+\d{{1,2}},?\s+\d{{3,4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{3,4}}|"
+        rf"\b(?:{MONTH}\s+\d{{1,2}},?\s+\d{{3,4}}|\d{{1,2}}\s+{MONTH}\s+\d{{3,4}}|{MONTH}\s+\d{{3,4}}|"
         rf"\d{{3,7}}\s?(?:AD|BC|BCE|CE)\b|(?:1[0-9]|20)\d{{2}}s?|\d{{1,2}}(?:st|nd|rd|th) century|"
         r"\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m|p\.m))\b"
     ),
@@ -134,10 +133,12 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
         r"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"
     ),
 }
+_EXAMPLE = re.compile(rf"\b(?:e\.g\.|for example|for instance),?\s+({_RANGE}(?:\s?-?{_UNIT}(?![\w]))?)", re.I)
+"""A value given as an example ("to start postgres with a specific port, e.g., 1234"), not the answer."""
 _COUNTED = re.compile(r"\b(?:number of|how many)\s+(?P<noun>\w+)", re.I)
 """A count asked for ("the maximum number of columns"): a measure ("8192-byte") is not one, nor
 a year ("in April 2015", "the 2000 census": :data:`_YEAR_BEFORE` ends at it)."""
-_YEAR_BEFORE = re.compile(rf"\b(?:in|since|of|from|until|by|the|{_MONTH}(?:\s+\d{{1,2}},)?)\s+(?:1[6-9]|20)\d\d$", re.I)
+_YEAR_BEFORE = re.compile(rf"\b(?:in|since|of|from|until|by|the|{MONTH}(?:\s+\d{{1,2}},)?)\s+(?:1[6-9]|20)\d\d$", re.I)
 _UNIT_AFTER = re.compile(rf"\s?-?(?P<unit>{_UNIT})(?![\w])", re.I)
 _DURATION_QUESTION = re.compile(
     r"\bhow (?:long (?:does|do|did|will|would|should|has|have|before|until|after)\b|often\b|much time\b)|"
@@ -293,12 +294,14 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         ]
     elif kind in SPAN_PATTERNS:
         found = [m.group(0) for m in SPAN_PATTERNS[kind].finditer(sentence)]
+        if kind in ("number", "quantity"):  # a value given as an example is one throughout the sentence
+            found = [value for value in found if value not in _EXAMPLE.findall(sentence)]
         if kind == "quantity":
             found = [value for value in found if _measure_of(value, kind, question)]
     else:
         return []
     if kind in ("person", "organisation", "place"):
-        found = [_name_only(s) for s in found]
+        found = [name_only(s) for s in found]
     kept = [tidy_span(s) for s in found if s and tidy_span(s)]
     kept = [s for s in kept if not (kind == "command" and s in ACRONYMS) and not FURNITURE.match(s)]
     quoted = {tidy_span(s) for s in found if s and s[0] in "'\"‘“"}  # a literal: "The default is 'Default'"
@@ -315,24 +318,6 @@ def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) 
         code = span.removesuffix("()").lower()
         return any(word == code or word.startswith(f"{code}.") for word in re.findall(r"[\w.]+", question.lower()))
     return bool(term_set(span)) and term_set(span) <= asked
-
-
-def _name_only(name: str) -> str:
-    """A name found by :func:`core.text.names` without a leading or trailing capitalised stop
-    word ("During the Yuan" → "Yuan"; a heading run into its text, "Monetary Types The" →
-    "Monetary Types"); empty when that leaves no capitalised word ("In 1973") or it holds a month
-    (a date, not a name). A quoted title ("white nights") stays as it is."""
-    words = name.split()
-    while words and words[0].istitle() and words[0].lower() in STOPWORDS:  # not "US"
-        words.pop(0)
-        while words and words[0].islower() and words[0] in STOPWORDS:  # "During the Yuan"
-            words.pop(0)
-    while words and words[-1].istitle() and words[-1].lower() in STOPWORDS:
-        words.pop()
-    rest = " ".join(words)
-    if re.search(rf"\b{_MONTH}\b", rest) or (rest != name and not re.search(r"\b[A-Z]", rest)):
-        return ""
-    return rest
 
 
 def _measure_of(value: str, measure: Literal["quantity", "number"], question: str) -> bool:

@@ -131,6 +131,10 @@ def test_quantities_numbers_and_dates():
     assert spans("There are three of them.", "number") == ["three"]
     assert spans("He was born on July 4, 1976 in Toronto.", "date") == ["July 4, 1976"]
     assert spans("Dates run up to 5874897 AD.", "date") == ["5874897 AD"]
+    # a value given as an example is none, there or repeated later; nor is a shell redirection's 2>&1
+    example = "To start postgres on a specific port, e.g., 1234: $ nohup postgres -p 1234 >logfile 2>&1 &"
+    assert spans(example, "number", "What port does Postgres use?") == []
+    assert spans("It takes, for example, 8 kB, but 16 kB is more.", "quantity") == ["16 kB"]
 
 
 def test_commands_names_and_yes_no():
