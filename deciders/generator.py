@@ -35,6 +35,7 @@ from deciders.comparison import Comparison, compare
 from deciders.contrast import contradicted, denied, unmentioned, unnegated
 from deciders.lexicon import FAREWELLS, GREETINGS, MODEL_FREE, THANKS, WORD
 from deciders.rivals import rival_entry
+from deciders.roles import reversed_roles
 from deciders.router import classify_complexity
 from deciders.short_answer import chosen_option, short_answer
 
@@ -204,8 +205,7 @@ class ExtractiveGenerator:
             if verdict is not None:
                 return compared(verdict, weights)
         ranked = rank_candidates(question, kind, evidence, weights, self.tuning, request.avoid, self.embeddings)
-        # a yes or no about named code needs a sentence naming it ("CONNECT BY", not "connections"):
-        # the best that does ("VACUUM FULL requires …"), else none
+        # a yes/no about named code needs a sentence naming it ("CONNECT BY", not "connections"): the best, else none
         missing: list[str] = []
         if kind == "yes_no":
             gaps = [yes_no.unnamed(question, f"{c.chunk['title']} {with_context(c)}", weights) for c in ranked]
@@ -218,20 +218,20 @@ class ExtractiveGenerator:
         # one fact is stated in one sentence: a single-hop answer's best sentence must support it alone
         alone = support if chain else blended_support(chosen[:1], weights, self.tuning)
         answerable = not request.absent_terms  # a question about a thing no document names
-        # a name the documents mention only in passing is a thing they are not about ("What is
-        # MySQL's default port?", "When was the Peace of Westphalia established?"), unless the
-        # answer comes from where they mention it
+        # a name the documents mention only in passing is a thing they are not about ("What is MySQL's default
+        # port?", "When was the Peace of Westphalia established?"), unless the answer comes from where they mention it
         missing += unsaid_rare_names(question, request.rare_names, chosen, evidence, chain)
         # a question about a name or year no evidence chunk mentions ("recognized in Japan", "in 1765")
         if chosen and not chain:
             missing += unmentioned(question, " ".join(f"{c['title']} {c['text']}" for c in evidence))
-        # a sentence saying the opposite of a word of the question ("the second German Empire" for
-        # "the third German empire") is about something else (deciders.contrast)
-        swaps = contradicted(question, with_context(chosen[0])) if chosen else []
+        said = with_context(chosen[0]) if chosen else ""
+        # the opposite of a question word ("the second German Empire" for "the third German empire"): deciders.contrast
+        swaps = contradicted(question, said) if chosen else []
         # a question asking what did not happen, against sentences saying only what did
         denial = unnegated(question, " ".join(with_context(c) for c in chosen)) if chosen else ""
-        # … and a sentence saying "not" of what the question takes as given ("reached no decision")
-        denying = denied(question, with_context(chosen[0])) if chosen else ""
+        # … a sentence saying "not" of what the question takes as given ("reached no decision"), or with the question's
+        # roles swapped ("X was absorbed into Y" for "What was absorbed into X?": deciders.roles)
+        denying = (denied(question, said) or reversed_roles(question, chosen[0].sentence)) if chosen else ""
         objection = bool(swaps or denial or denying)
         supported = chosen and alone >= self.tuning.min_answer_support and not objection
         if mode == "answer" and answerable and not missing and supported:

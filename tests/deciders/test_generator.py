@@ -564,3 +564,11 @@ def test_a_how_to_prefers_the_sentence_with_the_statement_it_asks_for_in_prose()
     statement = chunk("create", "CREATE INDEX", "Indexes are made with CREATE INDEX on a column of the table.")
     answer = ExtractiveGenerator().generate(AnswerRequest("How do I create an index?", [prose, statement], "answer"))
     assert answer.short_answer == "CREATE INDEX" and answer.cited == [(1, "create")]
+
+
+def test_a_sentence_with_the_question_roles_swapped_is_no_answer():
+    norman = chunk("norman", "Normans", "The Anglo-Norman language was absorbed into the Anglo-Saxon language.")
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("What was absorbed into the Anglo-Norman language?", [norman], "answer")
+    )
+    assert answer.abstained and "absorbed into the Anglo-Saxon" in answer.text
