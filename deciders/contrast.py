@@ -30,6 +30,8 @@ MAX_GAP = 2
 
 
 def _opposite(asked: str, said: str) -> bool:
+    if re.search(r"\d", asked) and re.search(r"\d", said):  # another number in its place: "the 32nd" for "the 22nd"
+        return asked != said
     return any(
         any(asked in pole for pole in scale) and any(said in pole and asked not in pole for pole in scale)
         for scale in CONTRASTS

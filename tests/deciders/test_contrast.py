@@ -11,6 +11,13 @@ def test_a_word_swapped_for_its_opposite_between_the_same_neighbours_is_a_contra
         ("larger", "a much smaller number")
     ]
 
+    # another number in the same place
+    ranked = "In 2012 the Economist ranked Warsaw as the 32nd most liveable city in the world."
+    assert contradicted("When was Warsaw ranked as the 22nd most liveable city?", ranked) == [
+        ("22nd", "ranked warsaw as the 32nd most liveable")
+    ]
+    assert contradicted("When was Warsaw ranked as the 32nd most liveable city?", ranked) == []
+
 
 def test_the_same_meaning_spelled_otherwise_or_a_word_merely_missing_is_none():
     assert contradicted("Who was Genghis's 3rd son?", "Ogedei was Genghis' third son.") == []
