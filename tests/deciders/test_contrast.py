@@ -37,6 +37,9 @@ def test_a_question_asking_with_a_negation_needs_a_sentence_saying_something_in_
     assert unnegated("Who wasn't Al-Banna's assassination a retaliation for?", "It was a retaliation.") == "n't"
     assert unnegated("Which commands cannot run in a transaction block?", "VACUUM runs in a block.") == "cannot"
     assert unnegated("Which commands cannot run in a transaction block?", "VACUUM cannot run in one.") == ""
+    aid = "The US spent billions to aid the mujahideen, enemies of the Soviet Union."
+    assert unnegated("Who did the US refuse aid to?", aid) == "refuse"  # a refusal is a negation
+    assert unnegated("Who did the US refuse aid to?", "The US refused aid to Egypt.") == ""
     # a sentence in the negative or by contrast may answer it
     greeks = "Greeks did not consider 1 a number."
     assert unnegated("What number did early Greeks not regard as a number?", greeks) == ""
