@@ -38,6 +38,11 @@ def _opposite(asked: str, said: str) -> bool:
     )
 
 
+def _negatives(word: str) -> set[str]:
+    """``word`` with a negating prefix: "ametrical", "unencrypted", "nonlinear", "invalid"."""
+    return {f"{prefix}{word}" for prefix in ("a", "un", "non", "in", "dis")}
+
+
 def _stem(token: str) -> str:
     found = terms(token)
     return found[0] if found else token
@@ -76,6 +81,13 @@ def contradicted(question: str, sentence: str) -> list[tuple[str, str]]:
     for i in range(1, len(asked) - 1):
         word, left, right = asked[i], asked[i - 1], asked[i + 1]
         if word in held or _stem(word) in held:
+            continue
+        # the word with a negating prefix added or dropped: "ametrical" for "metrical", "encrypted" for "unencrypted"
+        negating = (
+            t for t in said if len(min(t, word, key=len)) >= 5 and (t in _negatives(word) or word in _negatives(t))
+        )
+        if opposite := next(negating, None):
+            found.append((word, opposite))
             continue
         if left in STOPWORDS and right in STOPWORDS:  # "how weak the push": the content words around
             left, right = _anchor(asked, i, -1), _anchor(asked, i, 1)

@@ -17,6 +17,12 @@ def test_a_word_swapped_for_its_opposite_between_the_same_neighbours_is_a_contra
         ("22nd", "ranked warsaw as the 32nd most liveable")
     ]
     assert contradicted("When was Warsaw ranked as the 32nd most liveable city?", ranked) == []
+    # the word with a negating prefix added or dropped, anywhere in the sentence
+    messiaen = "The French composer Olivier Messiaen used prime numbers to create ametrical music."
+    assert contradicted("Which French composer wrote metrical music?", messiaen) == [("metrical", "ametrical")]
+    encrypted = "Some broadcasts are encrypted and show ads."
+    assert contradicted("What is seen in unencrypted broadcasts?", encrypted) == [("unencrypted", "encrypted")]
+    assert contradicted("What is seen in encrypted broadcasts?", encrypted) == []
 
 
 def test_the_same_meaning_spelled_otherwise_or_a_word_merely_missing_is_none():
