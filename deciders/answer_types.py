@@ -296,6 +296,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         found = [m.group(0) for m in SPAN_PATTERNS[kind].finditer(sentence)]
         if kind in ("number", "quantity"):  # a value given as an example is one throughout the sentence
             found = [value for value in found if value not in _EXAMPLE.findall(sentence)]
+        if kind == "date" and re.search(r"\b(?:what|which) month\b", question, re.I):  # a year is no month
+            found = [value for value in found if re.search(MONTH, value)]
         if kind == "quantity":
             found = [value for value in found if _measure_of(value, kind, question)]
     else:

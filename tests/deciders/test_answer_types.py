@@ -131,6 +131,8 @@ def test_quantities_numbers_and_dates():
     assert spans("There are three of them.", "number") == ["three"]
     assert spans("He was born on July 4, 1976 in Toronto.", "date") == ["July 4, 1976"]
     assert spans("Dates run up to 5874897 AD.", "date") == ["5874897 AD"]
+    month = "In what month did the plague reach England?"  # a year is no month
+    assert spans("It reached England in 1350, in June 1350 the south.", "date", month) == ["June 1350"]
     # a value given as an example is none, there or repeated later; nor is a shell redirection's 2>&1
     example = "To start postgres on a specific port, e.g., 1234: $ nohup postgres -p 1234 >logfile 2>&1 &"
     assert spans(example, "number", "What port does Postgres use?") == []
