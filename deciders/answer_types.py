@@ -302,8 +302,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
             found = [value for value in found if _measure_of(value, kind, question)]
     else:
         return []
-    if kind in ("person", "organisation", "place"):
-        found = [name_only(s) for s in found]
+    if kind in ("person", "organisation", "place"):  # a possessor ("Robert's son") is not who is asked about
+        found = [name_only(s) for s in found if not re.search(r"\w['’]s$", s)]
     kept = [tidy_span(s) for s in found if s and tidy_span(s)]
     kept = [s for s in kept if not (kind == "command" and s in ACRONYMS) and not FURNITURE.match(s)]
     quoted = {tidy_span(s) for s in found if s and s[0] in "'\"‘“"}  # a literal: "The default is 'Default'"

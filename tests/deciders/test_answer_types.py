@@ -139,6 +139,11 @@ def test_quantities_numbers_and_dates():
     assert spans("It takes, for example, 8 kB, but 16 kB is more.", "quantity") == ["16 kB"]
 
 
+def test_a_possessor_is_not_who_is_asked_about():
+    bohemond = "In 1107 the Normans under the command of Bohemond, Robert's son, landed in Valona."
+    assert "Robert's" not in spans(bohemond, "person", "Who was Bohemond's son?")
+
+
 def test_commands_names_and_yes_no():
     assert spans("Use \\dt to list tables or pg_cancel_backend() to cancel a query.", "command") == [
         "\\dt",
