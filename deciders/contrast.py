@@ -114,16 +114,20 @@ def contradicted(question: str, sentence: str) -> list[tuple[str, str]]:
     return list(shortest.items())
 
 
-_ASKS_NEGATED = re.compile(r"\b(?:not|no|never|cannot|fail(?:ed|s)?\s+to|refus(?:e|ed|es))\b|n't\b", re.I)
+_ASKS_NEGATED = re.compile(
+    r"\b(?:not|no|never|cannot|fail(?:ed|s)?\s+to|refus(?:e|ed|es)|(?-i:forbid(?:s|den)?|prohibit(?:s|ed)?|banned))\b|n't\b",
+    re.I,
+)
 """A question asking about what did not happen ("Which entity did not develop …?", "What have
 members failed to join?", "Which investigation found no statistical failings?", "Who did the US
-refuse aid to?")."""
+refuse aid to?", "What are hospital medications forbidden from being?"; a title's "Forbidden Ground" is none)."""
 _CONDITION = re.compile(r"\b(?:if|unless|without|that)\b[^,?]*|(?<!^)(?<!^\s)\bwhen\b[^,?]*", re.I)
 """A condition or a relative clause, whose negation describes the user's situation or the thing
 asked about, not what is asked ("if I never touch the config", "the way that doesn't block
 writes"); a question's first "When" asks for a time ("When wasn't King George's war?")."""
 _SAYS_NEGATED = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|fail(?:ed|s|ure)?|refus(?:e|ed|es|al)|"
+    r"forb[ia]d\w*|prohibit\w*|bann?(?:s|ed)?|"
     r"rather than|instead|unlike|except|other than|lack(?:s|ed|ing)?)\b|n't\b",
     re.I,
 )

@@ -46,6 +46,10 @@ def test_a_question_asking_with_a_negation_needs_a_sentence_saying_something_in_
     aid = "The US spent billions to aid the mujahideen, enemies of the Soviet Union."
     assert unnegated("Who did the US refuse aid to?", aid) == "refuse"  # a refusal is a negation
     assert unnegated("Who did the US refuse aid to?", "The US refused aid to Egypt.") == ""
+    # forbidding is one too, in lower case: a title's "Forbidden Ground" asks nothing in the negative
+    assert unnegated("What are hospital medications forbidden from being?", "They are unit-dose.") == "forbidden"
+    assert unnegated("What is banned in Paris?", "Smoking is banned in Paris.") == ""
+    assert unnegated("Who directed Forbidden Ground?", "Forbidden Ground is a film by Pál Gábor.") == ""
     # a sentence in the negative or by contrast may answer it
     greeks = "Greeks did not consider 1 a number."
     assert unnegated("What number did early Greeks not regard as a number?", greeks) == ""
