@@ -317,7 +317,11 @@ def _command_prefixes(question: str) -> list[str]:
 def _asked_command(span: str, question: str) -> bool:
     """Whether ``span`` is an SQL statement's command made of the words a how-to asks in prose:
     "CREATE INDEX" for "How do I create an index?" (not "WITH PASSWORD" for "… my password")."""
-    return " " in span and span.split()[0] in SQL_STATEMENT and term_set(span) <= term_set(question)
+    return (
+        bool(COMMAND_PHRASE.fullmatch(span))
+        and span.split()[0] in SQL_STATEMENT
+        and term_set(span) <= term_set(question)
+    )
 
 
 def _similarities(question: str, texts: list[str], embeddings: Embeddings | None) -> list[float | None]:

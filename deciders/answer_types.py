@@ -14,7 +14,7 @@ from typing import Literal
 
 from core.text import MONTH, STOPWORDS, name_only, names, term_set, tidy_span
 from deciders.contrast import negated
-from deciders.lexicon import ACRONYMS, CODE_SPELLING, FURNITURE, NATION, NATION_OF
+from deciders.lexicon import ACRONYMS, CODE_SPELLING, COMMAND_PHRASE, FURNITURE, KEYWORD_RUN, NATION, NATION_OF
 
 AnswerType = Literal[
     "yes_no", "default", "quantity", "number", "date", "person",
@@ -130,7 +130,7 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
     ),
     "command": re.compile(
         r"(\\[a-zA-Z][\w+]*|(?<![\w-])(?:-[a-zA-Z]{1,2}\b|--[a-z][\w-]*)(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
-        r"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"
+        rf"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|{KEYWORD_RUN}|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"
     ),
 }
 _EXAMPLE = re.compile(rf"\b(?:e\.g\.|for example|for instance),?\s+({_RANGE}(?:\s?-?{_UNIT}(?![\w]))?)", re.I)
@@ -295,7 +295,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     elif kind in SPAN_PATTERNS:
         found = [m.group(0) for m in SPAN_PATTERNS[kind].finditer(sentence)]
         if kind in ("number", "quantity"):  # a value given as an example is one throughout the sentence
-            found = [value for value in found if value not in _EXAMPLE.findall(sentence)]
+            examples = set(_EXAMPLE.findall(sentence))
+            found = [value for value in found if value not in examples]
         if kind == "date" and re.search(r"\b(?:what|which) month\b", question, re.I):  # a year is no month
             found = [value for value in found if re.search(MONTH, value)]
         if kind == "quantity":
@@ -314,7 +315,7 @@ def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) 
     """Whether ``span`` only repeats the question: its terms are all the question's; code, if named
     (``zip()`` by "the zip function", not ``search_path`` by "search path"; ``\\password`` as is),
     a command phrase as written ("CREATE INDEX" answers "how do I create an index?")."""
-    if kind == "command" and (span.startswith("\\") or (" " in span and span.isupper())):
+    if kind == "command" and (span.startswith("\\") or COMMAND_PHRASE.fullmatch(span)):
         return span.lower() in question.lower()
     if kind == "command" and CODE_SPELLING.search(span):  # named whole or as a dotted name's head (pg_hba.conf)
         code = span.removesuffix("()").lower()

@@ -83,9 +83,8 @@ def contradicted(question: str, sentence: str) -> list[tuple[str, str]]:
         if word in held or _stem(word) in held:
             continue
         # the word with a negating prefix added or dropped: "ametrical" for "metrical", "encrypted" for "unencrypted"
-        negating = (
-            t for t in said if len(min(t, word, key=len)) >= 5 and (t in _negatives(word) or word in _negatives(t))
-        )
+        negatives = _negatives(word)
+        negating = (t for t in said if len(min(t, word, key=len)) >= 5 and (t in negatives or word in _negatives(t)))
         if opposite := next(negating, None):
             found.append((word, opposite))
             continue

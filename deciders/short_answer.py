@@ -23,6 +23,7 @@ from deciders.lexicon import (
     CONTINENTS,
     COUNTRIES,
     EXCEPTION_NAME,
+    KEYWORD_RUN,
     NATION,
     NOT_A_PERSON,
     PSQL,
@@ -33,7 +34,7 @@ from deciders.lexicon import (
 _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
 _REASON_OR_MANNER = re.compile(r"\s*(?:why|how)\b", re.I)
 """A question asking why, or how something happens (a typed "how many / much / long" is no ``other``)."""
-_KEYWORDS = re.compile(r"\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b")
+_KEYWORDS = re.compile(KEYWORD_RUN)
 
 
 def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
@@ -129,8 +130,7 @@ def command_line(sentence: str, option: str) -> str:
     """The command line an ``option`` span sits in, when a program's name (spelled as code, or a
     word English does not use: :func:`core.text.coined_words`) comes right before it: its
     program, the option and up to three arguments before a stop word or the clause's end
-    ("python3 -m venv /path/to/env" for ``-m``),
-    else the option alone."""
+    ("python3 -m venv /path/to/env" for ``-m``); else the option alone."""
     found = re.search(rf"(?<![\w./-])([a-z][\w.-]*)\s+{re.escape(option)}(?![\w-])", sentence)
     if not (found and (re.search(r"[\d_.]", found[1]) or coined_words(found[1]))):  # python3, pg_dump, psql
         return option
