@@ -17,6 +17,7 @@ from core.text import coined_words, compound_names, cross_reference, exact_names
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import definition_subject, expected_type
+from deciders.lexicon import prose_statements
 from deciders.llm import CallLimits
 from graph.context import RunContext
 from graph.services import QuestionTerms
@@ -118,6 +119,8 @@ class Services:
             elif found and expected_type(query) == "default" and (names := exact_names(query)):
                 # a default is stated in the setting's entry: every entry of the name, one a page
                 found = self.with_entries(names, query, found, where, per_term=2)
+            elif found and (statements := prose_statements(query)):  # "create a user": CREATE USER's page
+                found = self.with_entries(statements, query, found, where, per_term=1, lead=True)
             return span.found(self.with_continued_entries(found))
 
     def with_continued_entries(self, found: list[Chunk]) -> list[Chunk]:
@@ -129,7 +132,13 @@ class Services:
         return [{**c, "text": f"- {terms[c['chunk_id']]}\n{c['text']}"} if c["chunk_id"] in terms else c for c in found]
 
     def with_entries(
-        self, terms: list[str], query: str, found: list[Chunk], where: ChunkFilter | None, per_term: int
+        self,
+        terms: list[str],
+        query: str,
+        found: list[Chunk],
+        where: ChunkFilter | None,
+        per_term: int,
+        lead: bool = False,
     ) -> list[Chunk]:
         """``found`` led by the chunks holding the entries of ``terms`` (:meth:`store.names.NameIndex.entries`:
         a glossary's "Tablespace", a reference page's "TRUNCATE", a setting's "work_mem (integer)"),
@@ -137,8 +146,8 @@ class Services:
         INDEX's): of up to ``tuning.entry_candidates`` candidates, first the page titled by the term
         (the reference page "psql", not a page quoting psql's banner), then those ``query`` ranks
         best. An entry that only refers to another term ("WAL" — "See Write-ahead log.") brings
-        that term's entries too. Entries ``found`` holds stay where they are; each added one
-        displaces the last chunk that is no such entry.
+        that term's entries too. Entries ``found`` holds stay where they are unless ``lead``;
+        each added one displaces the last chunk that is no such entry.
 
         Args:
             terms: what the query asks to define, or the exact names it asks about.
@@ -146,6 +155,7 @@ class Services:
             found: the hybrid search's chunks, best first.
             where: the search's filter.
             per_term: most entries (pages) per term.
+            lead: put the entries first, those ``found`` holds too (a statement's reference page).
 
         Returns:
             As many chunks as ``found``.
@@ -169,11 +179,15 @@ class Services:
             referred = (cross_reference(c["text"], term) for c in picked)
             terms += [t for t in dict.fromkeys(r for r in referred if r) if t not in terms]
         held = {c["chunk_id"] for c in found}
-        keep = {c["chunk_id"] for c in chosen} | {found[0]["chunk_id"]}  # and the search's best chunk
+        picked_ids = {c["chunk_id"] for c in chosen}
+        keep = picked_ids | {found[0]["chunk_id"]}  # and the search's best chunk
         spare = [c["chunk_id"] for c in found if c["chunk_id"] not in keep]
         added = [c for c in chosen if c["chunk_id"] not in held][: len(spare)]
         gone = set(spare[len(spare) - len(added) :])
-        return [{**c, "score": found[0]["score"]} for c in added] + [c for c in found if c["chunk_id"] not in gone]
+        result = [{**c, "score": found[0]["score"]} for c in added] + [c for c in found if c["chunk_id"] not in gone]
+        if lead:  # stable: the entries first, each other chunk in its order
+            result.sort(key=lambda c: c["chunk_id"] not in picked_ids)
+        return result
 
     def chunk_filter(self, context: RunContext) -> ChunkFilter:
         default = [s.strip() for s in (self.settings.sources or "").split(",") if s.strip()]

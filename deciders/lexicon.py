@@ -201,6 +201,23 @@ SQL_STATEMENT = frozenset(
     "ALTER CREATE DROP INSERT UPDATE DELETE SELECT GRANT REVOKE COPY TRUNCATE VACUUM REINDEX CLUSTER COMMENT".split()
 )
 """Keywords that open an SQL statement ("ALTER TABLE … RENAME COLUMN", "CREATE INDEX")."""
+_PROSE_STATEMENT = re.compile(
+    rf"\bhow\s+(?:do|can|should|would|to)\b.*?\b(?P<verb>{'|'.join(SQL_STATEMENT)})\s+"
+    r"(?:(?:a|an|the|new|my|our|your|another)\s+)*(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?",
+    re.I,
+)
+
+
+def prose_statements(question: str) -> list[str]:
+    """The SQL statements a how-to question names in prose, longest first: "How do I create a
+    user?" → ``["CREATE USER"]``, "How can I create a materialized view?" → ``["CREATE
+    MATERIALIZED VIEW", "CREATE MATERIALIZED"]``; empty for other questions. Candidates for an
+    exact lookup of the statement's reference page (most are no statement at all)."""
+    m = _PROSE_STATEMENT.search(question)
+    if not m:
+        return []
+    words = [m["verb"], m["first"]] + ([m["second"]] if m["second"] else [])
+    return [" ".join(words[:n]).upper() for n in range(len(words), 1, -1)]
 
 CODE_SPELLING = re.compile(r"^[\\-]|_|\(\)|\.\w")
 """A command spelled as code: a meta-command (``\\password``), an option (``-f``), a snake_case

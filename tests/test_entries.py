@@ -28,6 +28,8 @@ PAGES = [
     "runtime-config-connection.html",  # port: "5432 by default"
     "release-15-5.html",  # names pgbouncer once, in a release note
     "runtime-config-resource.html",  # effective_io_concurrency's default, a chunk after its term line
+    "sql-createuser.html",  # "CREATE USER — define a new database role"
+    "sql-createusermapping.html",  # "CREATE USER MAPPING": "a user can create a user mapping …", many times
 ]
 
 pytestmark = pytest.mark.skipif(
@@ -69,6 +71,12 @@ def test_a_definition_question_is_answered_by_the_entry_defining_it(manual, ques
     assert not result["abstained"]
     assert result["answer"].startswith(opening), result["answer"]
     assert Path(result["citations"][0]["source"]).name == page
+
+
+def test_a_how_to_naming_a_statement_in_prose_is_answered_from_its_reference_page(manual):
+    result = manual.ask("How do I create a user?", context=RULES)
+    assert result["short_answer"] == "CREATE USER", result["answer"]
+    assert Path(result["citations"][0]["source"]).name == "sql-createuser.html"
 
 
 def test_entries_are_term_lines_spelled_as_asked_and_followed_by_what_they_say(manual):

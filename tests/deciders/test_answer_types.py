@@ -7,6 +7,7 @@ import pytest
 
 from core.text import term_set
 from deciders.answer_types import default_measure, definition_subject, expected_type, spans
+from deciders.lexicon import prose_statements
 from deciders.short_answer import command_line, head_noun, nearest_first, noun_phrase, statement_clause
 
 
@@ -245,6 +246,21 @@ def test_the_phrase_naming_the_noun_a_question_asks_for(question, sentence, phra
 )
 def test_a_how_to_answered_by_a_statement_gives_its_command_and_the_clause_asked_for(question, sentence, clause):
     assert statement_clause(sentence, question) == clause
+
+
+@pytest.mark.parametrize(
+    ("question", "statements"),
+    [
+        ("How do I create a user?", ["CREATE USER"]),
+        ("How can I create a new materialized view?", ["CREATE MATERIALIZED VIEW", "CREATE MATERIALIZED"]),
+        ("How to drop the table?", ["DROP TABLE"]),
+        ("How do I add a column?", []),  # ADD opens no statement
+        ("What does CREATE USER do?", []),  # no how-to
+        ("After creating a user, how do I log in?", []),  # the how-to names no statement
+    ],
+)
+def test_a_how_to_names_a_statement_in_prose(question, statements):
+    assert prose_statements(question) == statements
 
 
 @pytest.mark.parametrize(
