@@ -17,7 +17,7 @@ from core.text import coined_words, compound_names, cross_reference, exact_names
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import definition_subject, expected_type
-from deciders.lexicon import prose_statements
+from deciders.lexicon import WHICH_NOUN, prose_statements
 from deciders.llm import CallLimits
 from graph.context import RunContext
 from graph.services import QuestionTerms
@@ -114,11 +114,15 @@ class Services:
         self.require_chunks()
         with telemetry.tool("search"), telemetry.retrieval(self.settings.collection, query, k) as span:
             found = self.store.search(query, k, where=where)
+            kind = expected_type(query) if found else None
             if found and (term := definition_subject(query)):
                 found = self.with_entries([term], query, found, where, per_term=1)
-            elif found and expected_type(query) == "default" and (names := exact_names(query)):
+            elif kind == "default" and (names := exact_names(query)):
                 # a default is stated in the setting's entry: every entry of the name, one a page
                 found = self.with_entries(names, query, found, where, per_term=2)
+            elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
+                # "what port …?": the entries the noun names (a setting's "port (integer)"), one a page
+                found = self.with_entries([noun[1].lower()], query, found, where, per_term=2)
             elif found and (statements := prose_statements(query)):  # "create a user": CREATE USER's page
                 found = self.with_entries(statements, query, found, where, per_term=1, lead=True)
             return span.found(self.with_continued_entries(found))

@@ -138,7 +138,8 @@ class Tuning:
     for a "What is X?" / "What does X do?" question."""
     subject_bonus: float = 0.2
     """Further ranking bonus of a sentence defining what a "What is X?" question asks about ("A
-    schema is …", "TRUNCATE — empty a table …", the first sentence under X's glossary entry)."""
+    schema is …", "TRUNCATE — empty a table …", the first sentence under X's glossary entry), or
+    the thing whose number a "what NOUN …?" asks (the first sentence under "port (integer)")."""
     changelog_penalty: float = 0.1
     """Ranking penalty of a sentence from release notes ("What's New In Python 2.6", "E.19.
     Release 15") when the question does not ask about versions or changes."""

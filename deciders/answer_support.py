@@ -145,7 +145,8 @@ def rank_candidates(
     asks_api = noun in API_NOUNS  # "which exception …?"
     versions = bool(ABOUT_VERSIONS.search(question))
     commands = _command_prefixes(question)
-    subject = definition_subject(question) if kind == "definition" else None
+    # what a definition asks about, or the thing whose value is asked ("what port …?": the entry "port (integer)")
+    subject = definition_subject(question) if kind == "definition" else noun if kind in ("number", "quantity") else None
     # a term its entry refers to is the subject too: "WAL" — "See Write-ahead log."
     referred = (cross_reference(c["text"], subject) for c in evidence) if subject else ()
     subjects = [s for s in dict.fromkeys([subject, *referred]) if s]

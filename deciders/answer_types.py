@@ -135,6 +135,12 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
 }
 _EXAMPLE = re.compile(rf"\b(?:e\.g\.|for example|for instance),?\s+({_RANGE}(?:\s?-?{_UNIT}(?![\w]))?)", re.I)
 """A value given as an example ("to start postgres with a specific port, e.g., 1234"), not the answer."""
+_PRONOUN_ONE = re.compile(
+    r"(?:(?<=\bthan )|(?<=\bleast )|(?<=\bmost )|(?<=\bno )|(?<=\bany )|(?<=\beach )|(?<=\bat ))one\b|"
+    r"\bone(?=\s+(?:of|another|or more|at a time|by one)\b)",
+    re.I,
+)
+""""one" as a pronoun or in an idiom ("more than one instance", "at least one", "one of them"), no value."""
 _COUNTED = re.compile(r"\b(?:number of|how many)\s+(?P<noun>\w+)", re.I)
 """A count asked for ("the maximum number of columns"): a measure ("8192-byte") is not one, nor
 a year ("in April 2015", "the 2000 census": :data:`_YEAR_BEFORE` ends at it)."""
@@ -293,10 +299,11 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
             and not _YEAR_BEFORE.search(sentence, 0, m.start() + len(m.group(0).rstrip(",")))
         ]
     elif kind in SPAN_PATTERNS:
-        found = [m.group(0) for m in SPAN_PATTERNS[kind].finditer(sentence)]
+        matches = list(SPAN_PATTERNS[kind].finditer(sentence))
         if kind in ("number", "quantity"):  # a value given as an example is one throughout the sentence
-            examples = set(_EXAMPLE.findall(sentence))
-            found = [value for value in found if value not in examples]
+            examples, idioms = set(_EXAMPLE.findall(sentence)), {m.start() for m in _PRONOUN_ONE.finditer(sentence)}
+            matches = [m for m in matches if m.group(0) not in examples and m.start() not in idioms]
+        found = [m.group(0) for m in matches]
         if kind == "date" and re.search(r"\b(?:what|which) month\b", question, re.I):  # a year is no month
             found = [value for value in found if re.search(MONTH, value)]
         if kind == "quantity":

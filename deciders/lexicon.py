@@ -219,6 +219,7 @@ def prose_statements(question: str) -> list[str]:
     words = [m["verb"], m["first"]] + ([m["second"]] if m["second"] else [])
     return [" ".join(words[:n]).upper() for n in range(len(words), 1, -1)]
 
+
 CODE_SPELLING = re.compile(r"^[\\-]|_|\(\)|\.\w")
 """A command spelled as code: a meta-command (``\\password``), an option (``-f``), a snake_case
 or dotted name, a call (``now()``)."""

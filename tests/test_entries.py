@@ -30,6 +30,8 @@ PAGES = [
     "runtime-config-resource.html",  # effective_io_concurrency's default, a chunk after its term line
     "sql-createuser.html",  # "CREATE USER — define a new database role"
     "sql-createusermapping.html",  # "CREATE USER MAPPING": "a user can create a user mapping …", many times
+    "app-postgres.html",  # "More than one postgres instance can run …", "e.g., 1234"
+    "server-start.html",  # "port numbers under 1024"
 ]
 
 pytestmark = pytest.mark.skipif(
@@ -77,6 +79,14 @@ def test_a_how_to_naming_a_statement_in_prose_is_answered_from_its_reference_pag
     result = manual.ask("How do I create a user?", context=RULES)
     assert result["short_answer"] == "CREATE USER", result["answer"]
     assert Path(result["citations"][0]["source"]).name == "sql-createuser.html"
+
+
+def test_what_noun_is_answered_by_the_entry_the_noun_names(manual):
+    # "port (integer)" / "The TCP port the server listens on; 5432 by default.", though its
+    # sentence lacks "Postgres" and "use", which sentences of app-postgres.html hold
+    result = manual.ask("What port does Postgres use?", context=RULES)
+    assert result["short_answer"] == "5432", result["answer"]
+    assert Path(result["citations"][0]["source"]).name == "runtime-config-connection.html"
 
 
 def test_entries_are_term_lines_spelled_as_asked_and_followed_by_what_they_say(manual):

@@ -71,6 +71,12 @@ def test_default_value_after_default_is_or_before_by_default():
     assert spans("To commit asynchronously when the default is the opposite, issue SET LOCAL.", "default") == []
 
 
+def test_one_as_a_pronoun_or_in_an_idiom_is_no_number():
+    sentence = "More than one postgres instance can run at one time, one of them on port 5432; at least one must."
+    assert spans(sentence, "number", "What port does Postgres use?") == ["5432"]
+    assert spans("The cluster has one server.", "number", "What number of servers?") == ["one"]
+
+
 def test_a_count_asked_for_is_not_a_measure():
     question = "What is the maximum number of columns a table can have?"
     assert expected_type(question) == "number"  # not a quantity: "maximum" counts here
