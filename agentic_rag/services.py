@@ -17,7 +17,7 @@ from core.text import coined_words, compound_names, cross_reference, exact_names
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import definition_subject, expected_type
-from deciders.lexicon import WHICH_NOUN, prose_statements
+from deciders.lexicon import WHICH_NOUN, prose_statements, spaced_names
 from deciders.llm import CallLimits
 from graph.context import RunContext
 from graph.services import QuestionTerms
@@ -253,6 +253,21 @@ class Services:
             for term in terms(word) if weight else ():
                 weights[term] = max(weight, weights.get(term, 0.0))
         return QuestionTerms(weights, absent, [name for name, count in df.items() if count <= cap])
+
+    def spell_names(self, question: str) -> str:
+        """``question`` with each setting-like name written with spaces
+        (:func:`deciders.lexicon.spaced_names`: "the default autovacuum naptime") that is the term
+        of an entry in the collection (:meth:`store.names.NameIndex.entries`: "autovacuum_naptime
+        (integer)", its text maybe in the next chunk) written as the entry spells it, so that it
+        is searched and weighed as the exact name; a question naming anything as code is
+        returned as it is."""
+        if exact_names(question):
+            return question
+        for name in spaced_names(question):
+            spaced = re.compile(r"\b" + r"\s+".join(name.split("_")) + r"\b")
+            if spaced.search(question) and self.store.names.entries(name, 1, said=False):
+                question = spaced.sub(name, question)
+        return question
 
     def describe_source(self, chunk: Chunk) -> str:
         return chunk["source"]

@@ -133,7 +133,9 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
         rf"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|{KEYWORD_RUN}|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"
     ),
 }
-_EXAMPLE = re.compile(rf"\b(?:e\.g\.|for example|for instance),?\s+({_RANGE}(?:\s?-?{_UNIT}(?![\w]))?)", re.I)
+_EXAMPLE_MARK = re.compile(r"\b(?:e\.g\.|for example|for instance)(?=[\s,])", re.I)
+"""Where an example starts: a default said after it is the example's setting, not the default."""
+_EXAMPLE = re.compile(rf"{_EXAMPLE_MARK.pattern},?\s+({_RANGE}(?:\s?-?{_UNIT}(?![\w]))?)", re.I)
 """A value given as an example ("to start postgres with a specific port, e.g., 1234"), not the answer."""
 _PRONOUN_ONE = re.compile(
     r"(?:(?<=\bthan )|(?<=\bleast )|(?<=\bmost )|(?<=\bno )|(?<=\bany )|(?<=\beach )|(?<=\bat ))one\b|"
@@ -269,7 +271,9 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     path); ``other`` gives nothing."""
     asked = term_set(question)
     if kind == "default":
-        found = [next(filter(None, m.groups()), "") for m in _DEFAULT_VALUE.finditer(sentence)]  # the value group
+        example = _EXAMPLE_MARK.search(sentence)  # "For example, initdb -E EUC_JP sets the default … to EUC_JP"
+        matches = [m for m in _DEFAULT_VALUE.finditer(sentence) if not (example and example.start() < m.start())]
+        found = [next(filter(None, m.groups()), "") for m in matches]  # the value group
         found = [v for v in found if v.lower() not in STOPWORDS - {"on", "off", "none"}]  # "which is the default"
         found = [v for v in found if v.lower().strip(" .)") not in _PRONOUNS]  # "scales proportionally to it"
         if ">>>" not in sentence:  # an example call (">>> json.dumps(x, indent=4)") sets, not defaults

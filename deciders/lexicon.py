@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from core.text import STOPWORDS
+
 MODEL_FREE = "rules"
 """The name every model-free decider signs its results with (``decider`` in traces)."""
 
@@ -219,6 +221,24 @@ def prose_statements(question: str) -> list[str]:
     words = [m["verb"], m["first"]] + ([m["second"]] if m["second"] else [])
     return [" ".join(words[:n]).upper() for n in range(len(words), 1, -1)]
 
+
+def spaced_names(question: str) -> list[str]:
+    """Setting-like names a question writes with spaces: its runs of two or three lowercase words
+    joined by underscores, longest first ("the default autovacuum naptime" → ``autovacuum_naptime``
+    among them), without stop words and the words that ask for a setting's value ("default",
+    "value", "setting"). Candidates for an exact entry lookup (most name nothing)."""
+    runs, run = [], []
+    for word in [*re.findall(r"[A-Za-z]+|[^\sA-Za-z]", question), "."]:
+        if word.islower() and word not in STOPWORDS and word not in _VALUE_WORDS:
+            run.append(word)
+            continue
+        runs.append(run)
+        run = []
+    names = [run[i : i + n] for n in (3, 2) for run in runs for i in range(len(run) - n + 1)]
+    return list(dict.fromkeys("_".join(words) for words in names))
+
+
+_VALUE_WORDS = frozenset({"default", "defaults", "value", "values", "setting", "settings"})
 
 CODE_SPELLING = re.compile(r"^[\\-]|_|\(\)|\.\w")
 """A command spelled as code: a meta-command (``\\password``), an option (``-f``), a snake_case

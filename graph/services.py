@@ -61,6 +61,11 @@ class GraphServices(Protocol):
         when already known) and its code-like names only a few chunks hold."""
         ...
 
+    def spell_names(self, question: str) -> str:
+        """``question`` with the names it writes with spaces that the collection has an entry of
+        written as that entry spells them ("autovacuum naptime" → ``autovacuum_naptime``)."""
+        ...
+
     def deciders(self, context: RunContext) -> Deciders:
         """The deciders for this run's ``context.deciders`` mode."""
         ...

@@ -89,6 +89,24 @@ def test_what_noun_is_answered_by_the_entry_the_noun_names(manual):
     assert Path(result["citations"][0]["source"]).name == "runtime-config-connection.html"
 
 
+@pytest.mark.parametrize(
+    ("question", "spelled", "short"),
+    [
+        (
+            "What is the default effective io concurrency?",
+            "What is the default effective_io_concurrency?",
+            "1 on supported systems",  # its term line ends a chunk, its text opens the next
+        ),
+        ("What is the default max connections?", "What is the default max_connections?", "100 connections"),
+        ("What is the default max connections in MySQL?", "What is the default max_connections in MySQL?", None),
+    ],
+)
+def test_a_setting_written_with_spaces_is_read_as_its_entrys_name(manual, question, spelled, short):
+    assert manual.services.spell_names(question) == spelled
+    result = manual.ask(question, context=RULES)
+    assert result["short_answer"] == short, result["answer"]
+
+
 def test_entries_are_term_lines_spelled_as_asked_and_followed_by_what_they_say(manual):
     store = manual.services.store
 

@@ -7,7 +7,7 @@ import pytest
 
 from core.text import term_set
 from deciders.answer_types import default_measure, definition_subject, expected_type, spans
-from deciders.lexicon import prose_statements
+from deciders.lexicon import prose_statements, spaced_names
 from deciders.short_answer import command_line, head_noun, nearest_first, noun_phrase, statement_clause
 
 
@@ -267,6 +267,26 @@ def test_a_how_to_answered_by_a_statement_gives_its_command_and_the_clause_asked
 )
 def test_a_how_to_names_a_statement_in_prose(question, statements):
     assert prose_statements(question) == statements
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("What is the default autovacuum naptime?", ["autovacuum_naptime"]),
+        ("What does maintenance work mem do?", ["maintenance_work_mem", "maintenance_work", "work_mem"]),
+        ("What is the default value of shared buffers?", ["shared_buffers"]),  # "default value" asks, names nothing
+        ("What is the default of work_mem?", []),  # named as code already
+        ("Who founded Acme Corp?", []),  # capitalised words are names, not settings
+    ],
+)
+def test_a_setting_may_be_written_with_spaces(question, names):
+    assert spaced_names(question) == names
+
+
+def test_a_default_after_an_example_marker_is_the_examples():
+    sentence = "For example, initdb -E EUC_JP sets the default character set to EUC_JP (Extended Unix Code)."
+    assert spans(sentence, "default", "What encoding does initdb use by default?") == []
+    assert spans("The default is 5; for example, 3 also works.", "default", "What is the default?") == ["5"]
 
 
 @pytest.mark.parametrize(
