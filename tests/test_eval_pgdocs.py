@@ -26,6 +26,19 @@ from tests.conftest import DATA
 TRUST = TUNING.confidence_trust
 
 
+@pytest.mark.parametrize("name", ["pgdocs_everyday.jsonl", "pydocs_qa.jsonl"])
+def test_the_projects_own_question_sets_load_and_their_gold_pages_exist(name):
+    path = Path(__file__).resolve().parents[1] / "evaluation" / "data" / name
+    items = load_dataset(path)
+    assert detect_format(path) == "pgdocs" and len({i.id for i in items}) == len(items)
+    assert all(bool(i.answers) == i.answerable == bool(i.gold_pages) for i in items)
+    assert {i.id[:4] for i in items} in ({"pe-d", "pe-h"}, {"py-d", "py-h"})  # tuned on, held out
+    folder = DEFAULT_CORPUS if name.startswith("pg") else Path("/usr/share/doc/python3.11/html")
+    if folder.is_dir():
+        pages = {p.name for p in folder.rglob("*.html")}
+        assert {g for i in items for g in i.gold_pages} <= pages
+
+
 def test_pgdocs_format_is_detected_and_loaded():
     path = DATA / "pgdocs_qa_dev.jsonl"
     assert detect_format(path) == "pgdocs"
