@@ -260,10 +260,10 @@ class Services:
         of an entry in the collection (:meth:`store.names.NameIndex.entries`: "autovacuum_naptime
         (integer)", its text maybe in the next chunk) written as the entry spells it, so that it
         is searched and weighed as the exact name; a question naming anything as code is
-        returned as it is."""
+        returned as it is. At most ``tuning.spaced_name_candidates`` names are looked up."""
         if exact_names(question):
             return question
-        for name in spaced_names(question):
+        for name in spaced_names(question)[: self.tuning.spaced_name_candidates]:
             spaced = re.compile(r"\b" + r"\s+".join(name.split("_")) + r"\b")
             if spaced.search(question) and self.store.names.entries(name, 1, said=False):
                 question = spaced.sub(name, question)
