@@ -123,9 +123,15 @@ class Services:
             elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
                 # "what port …?": the entries the noun names (a setting's "port (integer)"), one a page
                 found = self.with_entries([noun[1].lower()], query, found, where, per_term=2)
-            elif found and (statements := prose_statements(query)):  # "create a user": CREATE USER's page
-                found = self.with_entries(statements, query, found, where, per_term=1, lead=True)
+            elif found and (statement := self.named_statement(query, where)):  # "create a user": CREATE USER
+                found = self.with_entries([statement], query, found, where, per_term=1, lead=True)
             return span.found(self.with_continued_entries(found))
+
+    def named_statement(self, question: str, where: ChunkFilter | None = None) -> str | None:
+        """The first of the SQL statements a how-to names in prose (:func:`deciders.lexicon.prose_statements`)
+        that has an entry (a reference page's name line, "CREATE USER — define a new database
+        role"), or ``None``."""
+        return next((s for s in prose_statements(question) if self.store.names.entries(s, 1, where)), None)
 
     def with_continued_entries(self, found: list[Chunk]) -> list[Chunk]:
         """``found``, each chunk that continues a definition-list entry from the chunks before it

@@ -32,6 +32,7 @@ from deciders.lexicon import (
     SQL_STATEMENT,
     SYNTAX_LINE,
     WHICH_NOUN,
+    prose_statements,
 )
 
 TITLE_WEIGHT = 0.6
@@ -247,6 +248,10 @@ def rank_candidates(
             elif head is not None and not head[2] and sentence != head[0]:
                 head = (head[0], head[1], own)  # the entry's defining sentence counts as its heading
             before = [*before, (sentence, own)][-len(NEAR_WEIGHTS) :]
+    # the statement a how-to's verb means, the first of its readings the evidence holds ("How do I delete a
+    # database?": DROP DATABASE, not DELETE FROM); else any command made of the question's words
+    held = {span for item in found.values() for span in item["spans"]}
+    statement = next((r for r in prose_statements(question) if r in held), None) if kind == "command" else None
     windows = [item["window"] for item in found.values()]
     similarities = _similarities(question, windows, embeddings)
     ranked = []
@@ -262,7 +267,11 @@ def rank_candidates(
             + tuning.subject_bonus * item["defines"]
             - tuning.changelog_penalty * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"])))
             + tuning.command_bonus * any(c in f"{item['chunk']['title']} {item['window']}" for c in commands)
-            + tuning.command_bonus * (kind == "command" and any(_asked_command(s, question) for s in item["spans"]))
+            + tuning.command_bonus
+            * (
+                kind == "command"
+                and any(s == statement if statement else _asked_command(s, question) for s in item["spans"])
+            )
         )
         ranked.append(
             Candidate(

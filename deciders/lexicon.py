@@ -203,23 +203,40 @@ SQL_STATEMENT = frozenset(
     "ALTER CREATE DROP INSERT UPDATE DELETE SELECT GRANT REVOKE COPY TRUNCATE VACUUM REINDEX CLUSTER COMMENT".split()
 )
 """Keywords that open an SQL statement ("ALTER TABLE … RENAME COLUMN", "CREATE INDEX")."""
+STATEMENT_VERBS: dict[str, tuple[str, ...]] = {
+    **{keyword.lower(): (keyword,) for keyword in SQL_STATEMENT},
+    "delete": ("DELETE", "DROP"),
+    "remove": ("DROP",),
+    "destroy": ("DROP",),
+    "make": ("CREATE",),
+    "define": ("CREATE",),
+    "change": ("ALTER",),
+    "modify": ("ALTER",),
+    "empty": ("TRUNCATE",),
+    "give": ("GRANT",),
+}
+"""The statements an everyday verb of a how-to may mean ("delete a database": DROP DATABASE,
+"delete a row": DELETE; "empty a table": TRUNCATE; "give a user …": GRANT)."""
 _PROSE_STATEMENT = re.compile(
-    rf"\bhow\s+(?:do|can|should|would|to)\b.*?\b(?P<verb>{'|'.join(SQL_STATEMENT)})\s+"
+    rf"\bhow\s+(?:do|can|should|would|to)\b.*?\b(?P<verb>{'|'.join(STATEMENT_VERBS)})\s+"
     r"(?:(?:a|an|the|new|my|our|your|another)\s+)*(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?",
     re.I,
 )
 
 
 def prose_statements(question: str) -> list[str]:
-    """The SQL statements a how-to question names in prose, longest first: "How do I create a
-    user?" → ``["CREATE USER"]``, "How can I create a materialized view?" → ``["CREATE
-    MATERIALIZED VIEW", "CREATE MATERIALIZED"]``; empty for other questions. Candidates for an
+    """The SQL statements a how-to question may name in prose, longest first, each statement its
+    verb may mean (:data:`STATEMENT_VERBS`) in turn, then the bare keywords: "How do I create a
+    user?" → ``["CREATE USER"]``, "How do I delete a database?" → ``["DELETE DATABASE", "DROP
+    DATABASE", "DELETE"]``; empty for other questions. Candidates for an
     exact lookup of the statement's reference page (most are no statement at all)."""
     m = _PROSE_STATEMENT.search(question)
     if not m:
         return []
-    words = [m["verb"], m["first"]] + ([m["second"]] if m["second"] else [])
-    return [" ".join(words[:n]).upper() for n in range(len(words), 1, -1)]
+    keywords = STATEMENT_VERBS[m["verb"].lower()]
+    words = [m["first"].upper()] + ([m["second"].upper()] if m["second"] else [])
+    readings = [f"{k} {' '.join(words[:n])}" for n in range(len(words), 0, -1) for k in keywords]
+    return readings + [k for k in keywords if k not in ("ALTER", "CREATE", "DROP")]  # these always name an object
 
 
 def spaced_names(question: str) -> list[str]:

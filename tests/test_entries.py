@@ -75,10 +75,18 @@ def test_a_definition_question_is_answered_by_the_entry_defining_it(manual, ques
     assert Path(result["citations"][0]["source"]).name == page
 
 
-def test_a_how_to_naming_a_statement_in_prose_is_answered_from_its_reference_page(manual):
-    result = manual.ask("How do I create a user?", context=RULES)
-    assert result["short_answer"] == "CREATE USER", result["answer"]
-    assert Path(result["citations"][0]["source"]).name == "sql-createuser.html"
+@pytest.mark.parametrize(
+    ("question", "statement", "page"),
+    [
+        ("How do I create a user?", "CREATE USER", "sql-createuser.html"),
+        ("How do I empty a table?", "TRUNCATE", "sql-truncate.html"),  # "empty": TRUNCATE TABLE, no page; TRUNCATE
+    ],
+)
+def test_a_how_to_naming_a_statement_in_prose_is_answered_from_its_reference_page(manual, question, statement, page):
+    assert manual.services.named_statement(question) == statement
+    result = manual.ask(question, context=RULES)
+    assert result["short_answer"] == statement, result["answer"]
+    assert Path(result["citations"][0]["source"]).name == page
 
 
 def test_what_noun_is_answered_by_the_entry_the_noun_names(manual):

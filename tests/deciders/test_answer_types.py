@@ -260,6 +260,9 @@ def test_a_how_to_answered_by_a_statement_gives_its_command_and_the_clause_asked
         ("How do I create a user?", ["CREATE USER"]),
         ("How can I create a new materialized view?", ["CREATE MATERIALIZED VIEW", "CREATE MATERIALIZED"]),
         ("How to drop the table?", ["DROP TABLE"]),
+        # an everyday verb: each statement it may mean, then the statements that need no object
+        ("How do I delete a database?", ["DELETE DATABASE", "DROP DATABASE", "DELETE"]),
+        ("How do I empty a table?", ["TRUNCATE TABLE", "TRUNCATE"]),
         ("How do I add a column?", []),  # ADD opens no statement
         ("What does CREATE USER do?", []),  # no how-to
         ("After creating a user, how do I log in?", []),  # the how-to names no statement

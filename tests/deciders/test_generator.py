@@ -566,6 +566,13 @@ def test_a_how_to_prefers_the_sentence_with_the_statement_it_asks_for_in_prose()
     assert answer.short_answer == "CREATE INDEX" and answer.cited == [(1, "create")]
 
 
+def test_a_how_to_in_everyday_words_prefers_the_statement_its_verb_means():
+    rows = chunk("rows", "DELETE", "Delete all films but musicals: DELETE FROM films WHERE kind <> 'Musical';")
+    drop = chunk("drop", "DROP DATABASE", "DROP DATABASE — remove a database")
+    answer = ExtractiveGenerator().generate(AnswerRequest("How do I delete a database?", [rows, drop], "answer"))
+    assert answer.short_answer == "DROP DATABASE" and answer.cited[0] == (1, "drop")
+
+
 def test_a_sentence_with_the_question_roles_swapped_is_no_answer():
     norman = chunk("norman", "Normans", "The Anglo-Norman language was absorbed into the Anglo-Saxon language.")
     answer = ExtractiveGenerator().generate(
