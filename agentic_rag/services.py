@@ -264,14 +264,20 @@ class Services:
         """``question`` with each setting-like name written with spaces
         (:func:`deciders.lexicon.spaced_names`: "the default autovacuum naptime") that is the term
         of an entry in the collection (:meth:`store.names.NameIndex.entries`: "autovacuum_naptime
-        (integer)", its text maybe in the next chunk) written as the entry spells it, so that it
-        is searched and weighed as the exact name; a question naming anything as code is
-        returned as it is. At most ``tuning.spaced_name_candidates`` names are looked up."""
+        (integer)", its text maybe in the next chunk; a term line with no type in brackets is a
+        statement's placeholder, "new_schema") written as the entry spells it, so that it is
+        searched and weighed as the exact name; a question naming anything as code is returned as
+        it is. At most ``tuning.spaced_name_candidates`` names are looked up."""
         if exact_names(question):
             return question
         for name in spaced_names(question)[: self.tuning.spaced_name_candidates]:
             spaced = re.compile(r"\b" + r"\s+".join(name.split("_")) + r"\b")
-            if spaced.search(question) and self.store.names.entries(name, 1, said=False):
+            # a setting's term line says its type ("work_mem (integer)"); a bare one is a placeholder ("new_schema")
+            typed = re.compile(rf"(?m)^[ \t*•-]*{name}[ \t]*\([^)\n]+\)[ \t]*$")
+            if spaced.search(question) and any(
+                typed.search(c["text"])
+                for c in self.store.fetch(self.store.names.entries(name, 3, said=False)).values()
+            ):
                 question = spaced.sub(name, question)
         return question
 

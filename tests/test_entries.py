@@ -32,6 +32,7 @@ PAGES = [
     "sql-createusermapping.html",  # "CREATE USER MAPPING": "a user can create a user mapping …", many times
     "app-postgres.html",  # "More than one postgres instance can run …", "e.g., 1234"
     "server-start.html",  # "port numbers under 1024"
+    "sql-alterschema.html",  # its parameters' bare term lines: "new_name", "new_owner"
 ]
 
 pytestmark = pytest.mark.skipif(
@@ -113,6 +114,11 @@ def test_a_setting_written_with_spaces_is_read_as_its_entrys_name(manual, questi
     assert manual.services.spell_names(question) == spelled
     result = manual.ask(question, context=RULES)
     assert result["short_answer"] == short, result["answer"]
+
+
+def test_a_statements_placeholder_is_no_setting_to_spell(manual):
+    assert manual.services.store.names.entries("new_owner", 1, said=False)  # "- new_owner" / "The new owner …"
+    assert manual.services.spell_names("Who is the new owner of a schema?") == "Who is the new owner of a schema?"
 
 
 def test_entries_are_term_lines_spelled_as_asked_and_followed_by_what_they_say(manual):
