@@ -1,7 +1,9 @@
 """Every word list and word pattern the model-free deciders use, in one place.
 
 The lists are English and small on purpose: they recognise the surface form of small talk,
-follow-up pronouns, comparisons and compound questions, not their meaning.
+follow-up pronouns, comparisons and compound questions, not their meaning. Two functions read a
+question through them: the SQL statements a how-to names in prose (:func:`prose_statements`) and
+the setting names it writes with spaces (:func:`spaced_names`).
 """
 
 from __future__ import annotations
@@ -228,8 +230,8 @@ def prose_statements(question: str) -> list[str]:
     """The SQL statements a how-to question may name in prose, longest first, each statement its
     verb may mean (:data:`STATEMENT_VERBS`) in turn, then the bare keywords: "How do I create a
     user?" → ``["CREATE USER"]``, "How do I delete a database?" → ``["DELETE DATABASE", "DROP
-    DATABASE", "DELETE"]``; empty for other questions. Candidates for an
-    exact lookup of the statement's reference page (most are no statement at all)."""
+    DATABASE", "DELETE"]``; empty for other questions. Candidates for an exact lookup of the
+    statement's reference page (most are no statement at all)."""
     m = _PROSE_STATEMENT.search(question)
     if not m:
         return []
@@ -237,6 +239,10 @@ def prose_statements(question: str) -> list[str]:
     words = [m["first"].upper()] + ([m["second"].upper()] if m["second"] else [])
     readings = [f"{k} {' '.join(words[:n])}" for n in range(len(words), 0, -1) for k in keywords]
     return readings + [k for k in keywords if k not in ("ALTER", "CREATE", "DROP")]  # these always name an object
+
+
+_VALUE_WORDS = frozenset({"default", "defaults", "value", "values", "setting", "settings"})
+"""Words that ask for a setting's value, never part of its name."""
 
 
 def spaced_names(question: str) -> list[str]:
@@ -254,8 +260,6 @@ def spaced_names(question: str) -> list[str]:
     names = [run[i : i + n] for n in (3, 2) for run in runs for i in range(len(run) - n + 1)]
     return list(dict.fromkeys("_".join(words) for words in names))
 
-
-_VALUE_WORDS = frozenset({"default", "defaults", "value", "values", "setting", "settings"})
 
 CODE_SPELLING = re.compile(r"^[\\-]|_|\(\)|\.\w")
 """A command spelled as code: a meta-command (``\\password``), an option (``-f``), a snake_case
