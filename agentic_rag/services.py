@@ -272,12 +272,7 @@ class Services:
             return question
         for name in spaced_names(question)[: self.tuning.spaced_name_candidates]:
             spaced = re.compile(r"\b" + r"\s+".join(name.split("_")) + r"\b")
-            # a setting's term line says its type ("work_mem (integer)"); a bare one is a placeholder ("new_schema")
-            typed = re.compile(rf"(?m)^[ \t*•-]*{name}[ \t]*\([^)\n]+\)[ \t]*$")
-            if spaced.search(question) and any(
-                typed.search(c["text"])
-                for c in self.store.fetch(self.store.names.entries(name, 3, said=False)).values()
-            ):
+            if spaced.search(question) and self.store.names.entries(name, 1, said=False, typed=True):
                 question = spaced.sub(name, question)
         return question
 

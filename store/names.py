@@ -149,7 +149,9 @@ class NameIndex(TableAddon):
             ).fetchone()[0]
         return result
 
-    def entries(self, term: str, k: int, where: ChunkFilter | None = None, said: bool = True) -> list[str]:
+    def entries(
+        self, term: str, k: int, where: ChunkFilter | None = None, said: bool = True, typed: bool = False
+    ) -> list[str]:
         """Up to ``k`` chunks holding an entry that defines ``term``: a line that is the term
         (:data:`TERM_LINE`: a glossary's or a definition list's term, a reference page's name),
         spelled as given or capitalised ("Tablespace" for "tablespace", not the option
@@ -157,7 +159,9 @@ class NameIndex(TableAddon):
         followed by a line that says something of it — a sentence ("A named location …") or a
         name line ("psql — PostgreSQL interactive terminal"), not a book index's "Symbols | A |
         B …"; in chunk id order. Only chunks holding every lexeme of the term are read. With
-        ``said`` false, a term line that ends its chunk (what it says is in the next) counts too.
+        ``said`` false, a term line that ends its chunk (what it says is in the next) counts too;
+        with ``typed``, only a term line with a qualifier in brackets counts, as a setting's
+        ("work_mem (integer)"; a statement's bare placeholder "new_schema" does not).
 
         Returns:
             Chunk ids (empty when no chunk has such a line).
@@ -177,7 +181,8 @@ class NameIndex(TableAddon):
             {"name": term, "line": ENTRY_START + TERM_LINE.format(name=f"({'|'.join(patterns)})"), **params},
         ).fetchall()
         spelled = "|".join(re.escape(s) for f in forms for s in dict.fromkeys([f, f[:1].upper() + f[1:]]))
-        term_line = rf"^[ \t*•-]*(?:[^\n]*\()?(?:{spelled})\)?(?:[ \t]*\([^)\n]*\))?[ \t]*"
+        qualifier = rf"[ \t]*\([^)\n]{'+' if typed else '*'}\)"
+        term_line = rf"^[ \t*•-]*(?:[^\n]*\()?(?:{spelled})\)?(?:{qualifier}){'' if typed else '?'}[ \t]*"
         says = r"\n[ \t*•-]*(?:[^\n]*\.|[^\n]* — [^\n]*)$"  # then a sentence or a name line
         line = re.compile(rf"(?m){term_line}" + (says if said else rf"(?:{says}|\Z)"))
         return [cid for cid, content in rows if line.search(content)][:k]
