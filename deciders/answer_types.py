@@ -13,6 +13,7 @@ import re
 from typing import Literal
 
 from core.text import MONTH, STOPWORDS, name_only, names, term_set, tidy_span
+from deciders import lexicon
 from deciders.contrast import negated
 from deciders.lexicon import ACRONYMS, CODE_SPELLING, COMMAND_PHRASE, FURNITURE, KEYWORD_RUN, NATION, NATION_OF
 
@@ -37,8 +38,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "yes_no",
         re.compile(
-            r"^(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)\b"
-            r"(?!.*\bor\b.*\?)",
+            r"^(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)\b(?!.*\bor\b.*\?)",
             re.I,
         ),
     ),
@@ -323,11 +323,13 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
 
 
 def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) -> bool:
-    """Whether ``span`` only repeats the question: its terms are all the question's; code, if named
-    (``zip()`` by "the zip function", not ``search_path`` by "search path"; ``\\password`` as is),
-    a command phrase as written ("CREATE INDEX" answers "how do I create an index?")."""
+    """Whether ``span`` only repeats the question: its terms are all the question's; code, if named (``zip()``
+    by "the zip function", not ``search_path`` by "search path"; ``\\password`` as is), a command phrase or a
+    statement's keyword as written ("CREATE INDEX", "UPDATE" answer "how do I create an index / update rows?")."""
     if kind == "command" and (span.startswith("\\") or COMMAND_PHRASE.fullmatch(span)):
         return span.lower() in question.lower()
+    if kind == "command" and span in lexicon.SQL_STATEMENT:
+        return re.search(rf"\b{span}\b", question) is not None
     if kind == "command" and CODE_SPELLING.search(span):  # named whole or as a dotted name's head (pg_hba.conf)
         code = span.removesuffix("()").lower()
         return any(word == code or word.startswith(f"{code}.") for word in re.findall(r"[\w.]+", question.lower()))

@@ -248,8 +248,11 @@ _VALUE_WORDS = frozenset({"default", "defaults", "value", "values", "setting", "
 def spaced_names(question: str) -> list[str]:
     """Setting-like names a question writes with spaces: its runs of two or three lowercase words
     joined by underscores, longest first ("the default autovacuum naptime" → ``autovacuum_naptime``
-    among them), without stop words and the words that ask for a setting's value ("default",
-    "value", "setting"). Candidates for an exact entry lookup (most name nothing)."""
+    among them), without stop words, the words that ask for a setting's value ("default",
+    "value", "setting") and a how-to's statement verb ("How do I copy data …?" names no
+    ``copy_data``). Candidates for an exact entry lookup (most name nothing)."""
+    if how_to := _PROSE_STATEMENT.search(question):
+        question = f"{question[: how_to.start('verb')]}.{question[how_to.end('verb') :]}"
     runs, run = [], []
     for word in [*re.findall(r"[A-Za-z]+|[^\sA-Za-z]", question), "."]:
         if word.islower() and word not in STOPWORDS and word not in _VALUE_WORDS:

@@ -33,6 +33,8 @@ PAGES = [
     "app-postgres.html",  # "More than one postgres instance can run …", "e.g., 1234"
     "server-start.html",  # "port numbers under 1024"
     "sql-alterschema.html",  # its parameters' bare term lines: "new_name", "new_owner"
+    "sql-update.html",  # "UPDATE — update rows of a table"
+    "sql-copy.html",  # "COPY — copy data between a file and a table"; sql-createsubscription.html has copy_data
 ]
 
 pytestmark = pytest.mark.skipif(
@@ -81,6 +83,8 @@ def test_a_definition_question_is_answered_by_the_entry_defining_it(manual, ques
     [
         ("How do I create a user?", "CREATE USER", "sql-createuser.html"),
         ("How do I empty a table?", "TRUNCATE", "sql-truncate.html"),  # "empty": TRUNCATE TABLE, no page; TRUNCATE
+        ("How do I update rows in a table?", "UPDATE", "sql-update.html"),  # the verb is the statement's keyword
+        ("How do I copy data from a file into a table?", "COPY", "sql-copy.html"),  # not the option copy_data
     ],
 )
 def test_a_how_to_naming_a_statement_in_prose_is_answered_from_its_reference_page(manual, question, statement, page):

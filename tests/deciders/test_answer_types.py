@@ -171,6 +171,9 @@ def test_the_question_own_words_are_not_its_answer():
     drop = "DROP TABLE removes a table; add CASCADE or RESTRICT."
     assert spans(drop, "command", "How do I drop a table?") == ["DROP TABLE", "CASCADE", "RESTRICT"]
     assert spans(drop, "command", "What does DROP TABLE do?") == ["CASCADE", "RESTRICT"]
+    # a statement's keyword in capitals answers the how-to saying it in prose ("update"), not one writing it
+    assert spans("UPDATE — update rows of a table", "command", "How do I update rows in a table?") == ["UPDATE"]
+    assert spans("UPDATE — update rows of a table", "command", "How do I use UPDATE on rows?") == []
 
 
 def test_a_documents_furniture_is_no_answer():
@@ -280,6 +283,8 @@ def test_a_how_to_names_a_statement_in_prose(question, statements):
         ("What is the default value of shared buffers?", ["shared_buffers"]),  # "default value" asks, names nothing
         ("What is the default of work_mem?", []),  # named as code already
         ("Who founded Acme Corp?", []),  # capitalised words are names, not settings
+        ("How do I copy data from a file?", []),  # a how-to's statement verb is the action: no copy_data
+        ("How do I change the shared buffers?", ["shared_buffers"]),
     ],
 )
 def test_a_setting_may_be_written_with_spaces(question, names):
