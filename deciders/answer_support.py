@@ -32,6 +32,7 @@ from deciders.lexicon import (
     SQL_STATEMENT,
     SYNTAX_LINE,
     WHICH_NOUN,
+    measured_subject,
     prose_statements,
 )
 
@@ -147,7 +148,9 @@ def rank_candidates(
     versions = bool(ABOUT_VERSIONS.search(question))
     commands = _command_prefixes(question)
     # what a definition asks about, or the thing whose value is asked ("what port …?": the entry "port (integer)")
-    subject = definition_subject(question) if kind == "definition" else noun if kind in ("number", "quantity") else None
+    subject = definition_subject(question) if kind == "definition" else None
+    if kind in ("number", "quantity"):  # or what "how many bytes …?" measures: the row "| bigint | 8 bytes |"
+        subject = noun or measured_subject(question)
     # a term its entry refers to is the subject too: "WAL" — "See Write-ahead log."
     referred = (cross_reference(c["text"], subject) for c in evidence) if subject else ()
     subjects = [s for s in dict.fromkeys([subject, *referred]) if s]
@@ -299,11 +302,14 @@ def opens_on(sentence: str, subject: str) -> bool:
 def defines(sentence: str, head: str | None, subject: str) -> bool:
     """Whether ``sentence`` defines ``subject`` (case-insensitively): says what it is ("A schema
     is a namespace …", "Tablespaces are …"), is its reference page's name line ("TRUNCATE —
-    empty a table …") or is the first sentence under ``head``, a term line naming it alone or in
-    brackets ("Checkpoint", "Multi-version concurrency control (MVCC)"), or with its last word
-    in brackets ("Replica (server)" for "replica server")."""
+    empty a table …"), a table's row keyed by it ("| bigint | 8 bytes | …") or is the first sentence
+    under ``head``, a term line naming it alone or in brackets ("Checkpoint", "Multi-version
+    concurrency control (MVCC)"), or with its last word in brackets ("Replica (server)" for
+    "replica server")."""
     said = _LIST_MARK.sub("", sentence)
     name = re.escape(subject)
+    if re.match(rf"\|\s*{name}\b", said, re.I):
+        return True
     if re.match(rf"(?:(?:an?|the)\s+)?{name}(?:e?s)?\s+(?:is|are|refers? to|means)\s", said, re.I):
         return True
     if NAME_LINE.match(said) and re.match(rf"{name}\s", said, re.I):

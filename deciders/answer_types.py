@@ -15,7 +15,6 @@ from typing import Literal
 from core.text import MONTH, STOPWORDS, name_only, names, term_set, tidy_span
 from deciders import lexicon
 from deciders.contrast import negated
-from deciders.lexicon import ACRONYMS, CODE_SPELLING, COMMAND_PHRASE, FURNITURE, KEYWORD_RUN, NATION, NATION_OF
 
 AnswerType = Literal[
     "yes_no", "default", "quantity", "number", "date", "person",
@@ -106,22 +105,15 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     ),
 ]
 
-_UNIT = (
-    r"(?:[kKMGT]i?B|bytes?|bits?|kilobytes?|megabytes?|gigabytes?|terabytes?|ms|milliseconds?|"
-    r"s|sec|seconds?|min|minutes?|h|hours?|days?|weeks?|months?|years?|%|percent|transactions?|"
-    r"connections?|rows?|pages?|blocks?|characters?|digits?)"
+_NUMBER = (
+    rf"(?:-?\d[\d,]*(?:\.\d+)?(?:\s(?:million|billion|thousand))?|{lexicon.NUMBER_WORD}(?:[\s-]{lexicon.NUMBER_WORD})*)"
 )
-_NUMBER_WORD = (
-    r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen|"
-    r"(?:twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|thousand|million|billion)"
-)
-_NUMBER = rf"(?:-?\d[\d,]*(?:\.\d+)?(?:\s(?:million|billion|thousand))?|{_NUMBER_WORD}(?:[\s-]{_NUMBER_WORD})*)"
 
 _RANGE = rf"(?:between\s+{_NUMBER}\s+and\s+|{_NUMBER}\s?–\s?)?{_NUMBER}"
 """A number or a range of them ("between 250 and 1600", "8–16"): the range is the answer, not its first end."""
 
 SPAN_PATTERNS: dict[str, re.Pattern] = {
-    "quantity": re.compile(rf"(?<![\w.-]){_RANGE}\s?-?{_UNIT}(?![\w])", re.I),
+    "quantity": re.compile(rf"(?<![\w.-]){_RANGE}\s?-?{lexicon.UNIT}(?![\w])", re.I),
     "number": re.compile(rf"(?<![\w.&-]){_RANGE}(?![\w>])", re.I),  # not a shell redirection's 2>&1
     "date": re.compile(
         rf"\b(?:{MONTH}\s+\d{{1,2}},?\s+\d{{3,4}}|\d{{1,2}}\s+{MONTH}\s+\d{{3,4}}|{MONTH}\s+\d{{3,4}}|"
@@ -130,12 +122,12 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
     ),
     "command": re.compile(
         r"(\\[a-zA-Z][\w+]*|(?<![\w-])(?:-[a-zA-Z]{1,2}\b|--[a-z][\w-]*)(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
-        rf"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|{KEYWORD_RUN}|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"
+        rf"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|{lexicon.KEYWORD_RUN}|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"
     ),
 }
 _EXAMPLE_MARK = re.compile(r"\b(?:e\.g\.|for example|for instance)(?=[\s,])", re.I)
 """Where an example starts: a default said after it is the example's setting, not the default."""
-_EXAMPLE = re.compile(rf"{_EXAMPLE_MARK.pattern},?\s+({_RANGE}(?:\s?-?{_UNIT}(?![\w]))?)", re.I)
+_EXAMPLE = re.compile(rf"{_EXAMPLE_MARK.pattern},?\s+({_RANGE}(?:\s?-?{lexicon.UNIT}(?![\w]))?)", re.I)
 """A value given as an example ("to start postgres with a specific port, e.g., 1234"), not the answer."""
 _PRONOUN_ONE = re.compile(
     r"(?:(?<=\bthan )|(?<=\bleast )|(?<=\bmost )|(?<=\bno )|(?<=\bany )|(?<=\beach )|(?<=\bat ))one\b|"
@@ -147,7 +139,7 @@ _COUNTED = re.compile(r"\b(?:number of|how many)\s+(?P<noun>\w+)", re.I)
 """A count asked for ("the maximum number of columns"): a measure ("8192-byte") is not one, nor
 a year ("in April 2015", "the 2000 census": :data:`_YEAR_BEFORE` ends at it)."""
 _YEAR_BEFORE = re.compile(rf"\b(?:in|since|of|from|until|by|the|{MONTH}(?:\s+\d{{1,2}},)?)\s+(?:1[6-9]|20)\d\d$", re.I)
-_UNIT_AFTER = re.compile(rf"\s?-?(?P<unit>{_UNIT})(?![\w])", re.I)
+_UNIT_AFTER = re.compile(rf"\s?-?(?P<unit>{lexicon.UNIT})(?![\w])", re.I)
 _DURATION_QUESTION = re.compile(
     r"\bhow (?:long (?:does|do|did|will|would|should|has|have|before|until|after)\b|often\b|much time\b)|"
     r"_(?:timeout|delay|naptime|interval)\b",
@@ -155,9 +147,8 @@ _DURATION_QUESTION = re.compile(
 )
 """Wordings that ask for a duration ("how long does a session wait …?", "how much time passes …?", a
 setting named by one: ``checkpoint_timeout``), not any quantity (not "how long can a name be?")."""
-_TIME = re.compile(
-    r"(?<![a-z])(?:ms|milliseconds?|s|sec|seconds?|min|minutes?|h|hours?|days?|weeks?|months?|years?)$", re.I
-)
+_SIZE_QUESTION = re.compile(r"\bhow (?:many (?:bytes|bits|[kmgt]b)|much (?:memory|disk|space|storage))\b", re.I)
+"""Wordings that ask for a storage size ("how many bytes does an integer take?")."""
 _FILE = re.compile(
     r"(?<![\w/.$~-])(?:(?:\$\w+|~)?(?:/[\w.-]*\w)+/?|(?:[\w-]+/)*[\w-]{2,}(?:\.[a-z][\w-]{0,9})+(?![\w(]))"
 )
@@ -291,7 +282,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         found = names(sentence)
     elif kind == "nationality":  # "an American politician": American; "which country … from?": United States
         country = re.search(r"\bcountry\b", question, re.I)
-        found = [NATION_OF[m[1]] if country else m[1] for m in NATION.finditer(sentence)]
+        found = [lexicon.NATION_OF[m[1]] if country else m[1] for m in lexicon.NATION.finditer(sentence)]
     elif kind == "place":
         found = [m.group(0) for m in _FILE.finditer(sentence)] + names(sentence)
     elif kind == "number" and (counted := _COUNTED.search(question)):  # a count of things, not a measure
@@ -317,7 +308,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     if kind in ("person", "organisation", "place"):  # a possessor ("Robert's son") is not who is asked about
         found = [name_only(s) for s in found if not re.search(r"\w['’]s$", s)]
     kept = [tidy_span(s) for s in found if s and tidy_span(s)]
-    kept = [s for s in kept if not (kind == "command" and s in ACRONYMS) and not FURNITURE.match(s)]
+    kept = [s for s in kept if not (kind == "command" and s in lexicon.ACRONYMS) and not lexicon.FURNITURE.match(s)]
     quoted = {tidy_span(s) for s in found if s and s[0] in "'\"‘“"}  # a literal: "The default is 'Default'"
     return list(dict.fromkeys(s for s in kept if s in quoted or not _repeats(s, kind, question, asked)))
 
@@ -325,12 +316,15 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
 def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) -> bool:
     """Whether ``span`` only repeats the question: its terms are all the question's; code, if named (``zip()``
     by "the zip function", not ``search_path`` by "search path"; ``\\password`` as is), a command phrase or a
-    statement's keyword as written ("CREATE INDEX", "UPDATE" answer "how do I create an index / update rows?")."""
-    if kind == "command" and (span.startswith("\\") or COMMAND_PHRASE.fullmatch(span)):
+    statement's keyword as written ("CREATE INDEX", "UPDATE" answer "how do I create an index / update rows?"), a
+    value in digits as written ("4 bytes" answers "how many bytes …?": a digit is no term)."""
+    if (kind == "command" and (span.startswith("\\") or lexicon.COMMAND_PHRASE.fullmatch(span))) or (
+        kind in ("default", "quantity", "number") and re.search(r"\d", span)
+    ):
         return span.lower() in question.lower()
     if kind == "command" and span in lexicon.SQL_STATEMENT:
         return re.search(rf"\b{span}\b", question) is not None
-    if kind == "command" and CODE_SPELLING.search(span):  # named whole or as a dotted name's head (pg_hba.conf)
+    if kind == "command" and lexicon.CODE_SPELLING.search(span):  # named whole or as a dotted name's head (pg_hba.conf)
         code = span.removesuffix("()").lower()
         return any(word == code or word.startswith(f"{code}.") for word in re.findall(r"[\w.]+", question.lower()))
     return bool(term_set(span)) and term_set(span) <= asked
@@ -338,13 +332,16 @@ def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) 
 
 def _measure_of(value: str, measure: Literal["quantity", "number"], question: str) -> bool:
     """Whether ``value`` holds the measure asked for: a number, or a quantity — with a unit of
-    time when the question asks for a duration ("how long does …?", "how much time …?"); a
-    setting's "off" value ("zero (the default) disables the timeout", "-1") is either."""
+    time when the question asks for a duration ("how long does …?", "how much time …?"), of size
+    when it asks for a size ("how many bytes …?"); a setting's "off" value ("zero (the default)
+    disables the timeout", "-1") is either."""
     if re.fullmatch(r"-1|0|zero", value.strip(), re.I):
         return True
     if measure == "number":
         return bool(SPAN_PATTERNS["number"].search(value))
     quantities = [m.group(0) for m in SPAN_PATTERNS["quantity"].finditer(value)]
     if _DURATION_QUESTION.search(question):
-        return any(_TIME.search(q) for q in quantities)
+        return any(lexicon.TIME_UNIT.search(q) for q in quantities)
+    if _SIZE_QUESTION.search(question):
+        return any(lexicon.SIZE_UNIT.search(q) for q in quantities)
     return bool(quantities)

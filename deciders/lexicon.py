@@ -1,9 +1,9 @@
 """Every word list and word pattern the model-free deciders use, in one place.
 
 The lists are English and small on purpose: they recognise the surface form of small talk,
-follow-up pronouns, comparisons and compound questions, not their meaning. Two functions read a
-question through them: the SQL statements a how-to names in prose (:func:`prose_statements`) and
-the setting names it writes with spaces (:func:`spaced_names`).
+follow-up pronouns, comparisons and compound questions, not their meaning. Three functions read a
+question through them: the SQL statements a how-to names in prose (:func:`prose_statements`), the
+setting names it writes with spaces (:func:`spaced_names`) and what it measures (:func:`measured_subject`).
 """
 
 from __future__ import annotations
@@ -123,6 +123,25 @@ WHICH_NOUN = re.compile(
 
 PSQL = re.compile(r"\bpsql\b", re.I)
 """A question about psql: its backslash meta-commands (``\\dt``) are the answers."""
+
+# -- measures (answer types: a quantity's unit, a number in words) ---------------------------------
+UNIT = (
+    r"(?:[kKMGT]i?B|bytes?|bits?|kilobytes?|megabytes?|gigabytes?|terabytes?|ms|milliseconds?|"
+    r"s|sec|seconds?|min|minutes?|h|hours?|days?|weeks?|months?|years?|%|percent|transactions?|"
+    r"connections?|rows?|pages?|blocks?|characters?|digits?)"
+)
+"""A unit after a number (a pattern)."""
+NUMBER_WORD = (
+    r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen|"
+    r"(?:twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|thousand|million|billion)"
+)
+"""A number written as a word (a pattern)."""
+TIME_UNIT = re.compile(
+    r"(?<![a-z])(?:ms|milliseconds?|s|sec|seconds?|min|minutes?|h|hours?|days?|weeks?|months?|years?)$", re.I
+)
+"""A unit of time ending a quantity ("5 min")."""
+SIZE_UNIT = re.compile(r"(?<![a-z])(?:[kKMGT]i?B|bytes?|bits?|kilobytes?|megabytes?|gigabytes?|terabytes?)$", re.I)
+"""A unit of storage size ending a quantity ("4 bytes", "eight-byte", "8kB")."""
 
 # -- the LLM generator's reply -----------------------------------------------------------------------
 NO_SHORT_ANSWER = frozenset({"none", "null", "n/a", "unknown", "not found", "not mentioned"})
@@ -262,6 +281,14 @@ def spaced_names(question: str) -> list[str]:
         run = []
     names = [run[i : i + n] for n in (3, 2) for run in runs for i in range(len(run) - n + 1)]
     return list(dict.fromkeys("_".join(words) for words in names))
+
+
+_MEASURED = re.compile(r"\bhow (?:many|much) \w+ (?:does|do|is|are|can) (?:(?:an?|the)\s+)?(?P<subject>\w+)", re.I)
+
+
+def measured_subject(question: str) -> str | None:
+    """What a "how many / much UNIT …?" question measures ("integer": "How many bytes does an integer take?")."""
+    return (match := _MEASURED.search(question)) and match["subject"]
 
 
 CODE_SPELLING = re.compile(r"^[\\-]|_|\(\)|\.\w")

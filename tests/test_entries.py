@@ -34,6 +34,7 @@ PAGES = [
     "server-start.html",  # "port numbers under 1024"
     "sql-alterschema.html",  # its parameters' bare term lines: "new_name", "new_owner"
     "sql-update.html",  # "UPDATE — update rows of a table"
+    "datatype-numeric.html",  # "| integer | 4 bytes | typical choice for integer | …"
     "sql-copy.html",  # "COPY — copy data between a file and a table"; sql-createsubscription.html has copy_data
 ]
 
@@ -118,6 +119,13 @@ def test_a_setting_written_with_spaces_is_read_as_its_entrys_name(manual, questi
     assert manual.services.spell_names(question) == spelled
     result = manual.ask(question, context=RULES)
     assert result["short_answer"] == short, result["answer"]
+
+
+def test_a_size_is_read_from_the_table_row_of_what_it_measures(manual):
+    # the row "| integer | 4 bytes | …", not "two-, four-, and eight-byte integers" above the table
+    result = manual.ask("How many bytes does an integer take?", context=RULES)
+    assert result["short_answer"] == "4 bytes", result["answer"]
+    assert Path(result["citations"][0]["source"]).name == "datatype-numeric.html"
 
 
 def test_a_statements_placeholder_is_no_setting_to_spell(manual):

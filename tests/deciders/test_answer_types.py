@@ -7,7 +7,7 @@ import pytest
 
 from core.text import term_set
 from deciders.answer_types import default_measure, definition_subject, expected_type, spans
-from deciders.lexicon import prose_statements, spaced_names
+from deciders.lexicon import measured_subject, prose_statements, spaced_names
 from deciders.short_answer import command_line, head_noun, nearest_first, noun_phrase, statement_clause
 
 
@@ -130,6 +130,15 @@ def test_a_duration_asked_for_must_have_a_unit_of_time():
     assert spans("The default is 16 megabytes.", "default", question + " by default") == []
     assert spans("It waits one second (1s).", "quantity", "How long does a session wait on a lock?")[0] == "one second"
     assert spans("At most 63 bytes.", "quantity", "How long can an identifier be?") == ["63 bytes"]  # a length
+
+
+def test_a_size_asked_for_must_have_a_unit_of_size_and_may_repeat_the_questions_unit():
+    question = "How many bytes does an integer take?"
+    assert measured_subject(question) == "integer"
+    row = "| integer | 4 bytes | typical choice for integer | -2147483648 to +2147483647 |"
+    assert spans(row, "quantity", question) == ["4 bytes"]  # "bytes" is the question's, the 4 is not
+    assert spans("It waits 1 day or 12 bytes.", "quantity", question) == ["12 bytes"]
+    assert spans("Use 4 bytes.", "quantity", "Is 4 bytes enough for how many bytes it takes?") == []
 
 
 def test_quantities_numbers_and_dates():

@@ -16,6 +16,7 @@ from deciders.answer_support import defines, opens_on
         ("A named location on the server file system.", "Tablespace", "tablespace"),
         ("A mechanism designed to allow several transactions …", "- Multi-version concurrency control (MVCC)", "MVCC"),
         ("A relation that contains data derived from a table.", "Index (relation)", "index"),
+        ("| bigint | 8 bytes | large-range integer |", None, "bigint"),  # a table's row keyed by it
     ],
 )
 def test_what_defines_a_subject(sentence, head, subject):
@@ -28,6 +29,7 @@ def test_what_defines_a_subject(sentence, head, subject):
         ("The usual goal is to avoid needing VACUUM FULL.", None, "VACUUM FULL"),
         ("The name of a tablespace to be created.", "tablespace_name", "tablespace"),
         ("VACUUM FULL can reclaim more disk space.", None, "VACUUM FULL"),  # about it, but says no "is"
+        ("| smallint | 2 bytes | small-range integer |", None, "integer"),  # a row keyed by another
         ("Specifies that indexes will be rebuilt on a new tablespace.", "TABLESPACE new_tablespace", "tablespace"),
     ],
 )
