@@ -137,9 +137,15 @@ class Services:
         """``found``, each chunk that continues a definition-list entry from the chunks before it
         headed by the entry's term line ("- effective_io_concurrency (integer)" before "The
         default is 1 …": :meth:`store.names.NameIndex.continued_entries`), so that its sentences
-        are read as that entry's. The stored chunk, and so its search ranks, stay as they are."""
+        are read as that entry's (``continues`` holds the term: its first sentence is not the entry's
+        first). The stored chunk, and so its search ranks, stay as they are."""
         terms = self.store.names.continued_entries(found)
-        return [{**c, "text": f"- {terms[c['chunk_id']]}\n{c['text']}"} if c["chunk_id"] in terms else c for c in found]
+        return [
+            {**c, "text": f"- {terms[cid]}\n{c['text']}", "continues": terms[cid]}
+            if (cid := c["chunk_id"]) in terms
+            else c
+            for c in found
+        ]
 
     def with_entries(
         self,

@@ -161,6 +161,7 @@ def rank_candidates(
         usable = set(answer_sentences(chunk, avoid))
         before: list[tuple[str, frozenset[str]]] = []
         head: tuple[str, frozenset[str], frozenset[str]] | None = None  # the entry the sentence belongs to
+        mid_entry = False  # the head is the term line put before a chunk continuing its entry
         head_entry: str | None = None  # the name the head defines when it is an API signature line
         about: frozenset[str] = frozenset()  # the subject's terms, under the entry its entry refers to
         for sentence in sentences(chunk["text"]):
@@ -238,7 +239,9 @@ def rank_candidates(
                         "context": context,
                         "window": f"{supplying or ''} {sentence}".strip(),
                         "defines": (
-                            strong := any(defines(sentence, head[0] if defining else None, s) for s in subjects)
+                            strong := any(
+                                defines(sentence, head[0] if defining and not mid_entry else None, s) for s in subjects
+                            )
                         ),
                         # else an entry's first sentence, or one opening on the subject ("VACUUM FULL can reclaim
                         # more disk space", not "… to avoid needing VACUUM FULL")
@@ -247,6 +250,8 @@ def rank_candidates(
             if line_entry or is_heading(sentence):
                 # the entry of a term the subject refers to is about the subject ("Write-ahead log" about "WAL")
                 about = term_set(subjects[0]) if unbracketed(sentence).lower() in referred_lower else frozenset()
+                # a chunk continuing an entry (its term line put first) opens mid-entry: no definition
+                mid_entry = bool(chunk.get("continues")) and not before
                 head, head_entry = (sentence, own | about, frozenset()), line_entry
             elif head is not None and not head[2] and sentence != head[0]:
                 head = (head[0], head[1], own)  # the entry's defining sentence counts as its heading
@@ -276,18 +281,8 @@ def rank_candidates(
                 and any(s == statement if statement else _asked_command(s, question) for s in item["spans"])
             )
         )
-        ranked.append(
-            Candidate(
-                sentence,
-                item["chunk"],
-                item["context"],
-                support,
-                item["credits"],
-                similarity,
-                item["spans"],
-                round(score, 4),
-            )
-        )
+        fields = (item["chunk"], item["context"], support, item["credits"], similarity, item["spans"])
+        ranked.append(Candidate(sentence, *fields, round(score, 4)))
     return sorted(ranked, key=lambda c: -c.score)
 
 

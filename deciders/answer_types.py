@@ -201,6 +201,8 @@ def expected_type(question: str) -> AnswerType:
     text = question.strip()
     if (match := _DEFINITION.match(text)) and names(match["subject"]) == [match["subject"].strip()]:
         return "definition"
+    if _EXPLANATION.match(text):  # "What does lock_timeout do?": what it is, though it names a duration
+        return "definition"
     for kind, pattern in _QUESTION_TYPES:
         if pattern.search(text):
             return kind

@@ -25,6 +25,8 @@ class Chunk(TypedDict):
     """The date or version its document states (see :func:`ingest.loaders.document_version`)."""
     ingested_at: NotRequired[str | None]
     """When its source was last ingested (ISO 8601, UTC)."""
+    continues: NotRequired[str]
+    """The term line of the definition-list entry the chunk continues, put before its ``text``."""
 
 
 def chunk_id(source: str, title: str, text: str) -> str:

@@ -35,6 +35,7 @@ PAGES = [
     "sql-alterschema.html",  # its parameters' bare term lines: "new_name", "new_owner"
     "sql-update.html",  # "UPDATE — update rows of a table"
     "datatype-numeric.html",  # "| integer | 4 bytes | typical choice for integer | …"
+    "runtime-config-client.html",  # lock_timeout's entry, and a chunk continuing it: "Unlike statement_timeout, …"
     "sql-copy.html",  # "COPY — copy data between a file and a table"; sql-createsubscription.html has copy_data
 ]
 
@@ -70,6 +71,8 @@ def manual(data_dir, tmp_path_factory):
         ("What is the optimizer?", "Query planner: The part of PostgreSQL that is devoted to", "glossary.html"),
         # "Standby (server)" / "See Replica (server).": a term's last word in brackets is still the term
         ("What is a standby server?", "Replica (server): A database that is paired with a primary", "glossary.html"),
+        # the entry's first sentence, not the first of a chunk continuing it
+        ("What does lock_timeout do?", "lock_timeout (integer): Abort any statement", "runtime-config-client.html"),
     ],
 )
 def test_a_definition_question_is_answered_by_the_entry_defining_it(manual, question, opening, page):

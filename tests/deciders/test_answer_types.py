@@ -35,6 +35,7 @@ from deciders.short_answer import command_line, head_noun, nearest_first, noun_p
         ("Where does ALTER SYSTEM save the value?", "place"),
         ("Which team did he play for?", "organisation"),
         ("In psql, how do I list the tables?", "command"),
+        ("What does lock_timeout do?", "definition"),  # what it is, though its name is a duration's
         ("Which function ends a backend's session?", "command"),
         ("Does concat() return NULL when an argument is NULL?", "yes_no"),
         ("Is the server or the client older?", "other"),  # a choice, not a yes/no
