@@ -265,7 +265,7 @@ _VALUE_WORDS = frozenset({"default", "defaults", "value", "values", "setting", "
 
 
 def spaced_names(question: str) -> list[str]:
-    """Setting-like names a question writes with spaces: its runs of two or three lowercase words
+    """Setting-like names a question writes with spaces: its runs of two to four lowercase words
     joined by underscores, longest first ("the default autovacuum naptime" → ``autovacuum_naptime``
     among them), without stop words, the words that ask for a setting's value ("default",
     "value", "setting") and a how-to's statement verb ("How do I copy data …?" names no
@@ -279,7 +279,7 @@ def spaced_names(question: str) -> list[str]:
             continue
         runs.append(run)
         run = []
-    names = [run[i : i + n] for n in (3, 2) for run in runs for i in range(len(run) - n + 1)]
+    names = [run[i : i + n] for n in (4, 3, 2) for run in runs for i in range(len(run) - n + 1)]
     return list(dict.fromkeys("_".join(words) for words in names))
 
 

@@ -289,6 +289,11 @@ def test_a_how_to_names_a_statement_in_prose(question, statements):
     ("question", "names"),
     [
         ("What is the default autovacuum naptime?", ["autovacuum_naptime"]),
+        (
+            "What is the default autovacuum vacuum scale factor?",
+            ["autovacuum_vacuum_scale_factor"]
+            + ["autovacuum_vacuum_scale", "vacuum_scale_factor", "autovacuum_vacuum", "vacuum_scale", "scale_factor"],
+        ),
         ("What does maintenance work mem do?", ["maintenance_work_mem", "maintenance_work", "work_mem"]),
         ("What is the default value of shared buffers?", ["shared_buffers"]),  # "default value" asks, names nothing
         ("What is the default of work_mem?", []),  # named as code already
