@@ -145,10 +145,9 @@ _DURATION_QUESTION = re.compile(
     r"_(?:timeout|delay|naptime|interval)\b",
     re.I,
 )
-"""Wordings that ask for a duration ("how long does a session wait …?", "how much time passes …?", a
-setting named by one: ``checkpoint_timeout``), not any quantity (not "how long can a name be?")."""
 _SIZE_QUESTION = re.compile(r"\bhow (?:many (?:bytes|bits|[kmgt]b)|much (?:memory|disk|space|storage))\b", re.I)
-"""Wordings that ask for a storage size ("how many bytes does an integer take?")."""
+"""Wordings that ask for a duration ("how long does a session wait …?", "how much time passes …?", a setting named
+by one: ``checkpoint_timeout``; not "how long can a name be?"), and for a size ("how many bytes does it take?")."""
 _FILE = re.compile(
     r"(?<![\w/.$~-])(?:(?:\$\w+|~)?(?:/[\w.-]*\w)+/?|(?:[\w-]+/)*[\w-]{2,}(?:\.[a-z][\w-]{0,9})+(?![\w(]))"
 )
@@ -303,6 +302,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         found = [m.group(0) for m in matches]
         if kind == "date" and re.search(r"\b(?:what|which) month\b", question, re.I):  # a year is no month
             found = [value for value in found if re.search(MONTH, value)]
+        if kind == "command" and re.search(r"\b(?:which|what)\s+(?:\w+\s+)?file\b", question, re.I):  # not "SCRAM"
+            found = [value for value in found if _FILE.fullmatch(value)]
         if kind == "quantity":
             found = [value for value in found if _measure_of(value, kind, question)]
     else:

@@ -304,7 +304,7 @@ FURNITURE = re.compile(
 label ("Tip", "Note", "Examples", "Source code")."""
 ACRONYMS = frozenset(
     "RFC PEP API ABI URL URI HTTP HTTPS HTML XML JSON CSV TSV UTF ASCII UTC GMT ISO ANSI IEEE POSIX CPU GPU RAM OS IO "
-    "TCP IP UDP SSL TLS DNS ID UUID GIL IDE CLI GUI PDF FAQ MB GB KB TB".split()
+    "SQL TCP IP UDP SSL TLS DNS ID UUID GIL IDE CLI GUI PDF FAQ MB GB KB TB".split()
 )
 """All-capitals words that name a standard, format or unit, never a command ("RFC 4180", "UTC"),
 unlike SQL's keywords ("VACUUM", "CREATE INDEX")."""

@@ -190,6 +190,13 @@ def test_a_documents_furniture_is_no_answer():
     assert spans("Tip: see Chapter 13 and Table 8.4.", "person") == []
     assert spans("Description and Examples follow; Joan Baez sang.", "person") == ["Joan Baez"]
     assert spans("It was described in RFC 4180; use VACUUM.", "command") == ["VACUUM"]  # an acronym is no command
+    assert spans("It corresponds to the SQL command SHOW.", "command", "Which command shows a setting?") == ["SHOW"]
+
+
+def test_which_file_is_answered_by_a_files_name():
+    sentence = "Set ssl_ca_file in postgresql.conf; SCRAM is used."
+    assert spans(sentence, "command", "Which file controls client authentication?") == ["postgresql.conf"]
+    assert spans(sentence, "command", "Which setting controls it?") == ["ssl_ca_file", "postgresql.conf", "SCRAM"]
 
 
 def test_a_command_spelled_as_code_answers_a_question_using_its_words_unless_the_question_names_it():
