@@ -1,10 +1,11 @@
-"""What makes a sentence a definition of the thing a "What is X?" question asks about."""
+"""What makes a sentence a definition of the thing a "What is X?" question asks about, and which of a
+question's words are its focus."""
 
 from __future__ import annotations
 
 import pytest
 
-from deciders.answer_support import defines, opens_on
+from deciders.answer_support import defines, focus_weights, opens_on
 
 
 @pytest.mark.parametrize(
@@ -61,3 +62,9 @@ def test_a_rival_entry_is_the_same_entry_line_on_another_page_with_another_value
     assert rival_entry(setting, [setting, agreeing, other_name, same_page, option]) is option
     assert rival_entry(setting, [setting, agreeing, other_name, same_page]) is None
     assert rival_entry(_candidate("on", "", "wal.html", ("on",)), [option]) is None  # under no entry
+
+
+def test_what_kind_of_x_asks_which_x():
+    assert set(focus_weights("What kind of index do I get?", {})) == {"index", "get"}
+    assert set(focus_weights("Which types of lock exist?", {})) == {"lock", "exist"}
+    assert "kind" in focus_weights("Is this kind of lock strong?", {})  # no "what/which": a word of the question
