@@ -21,7 +21,7 @@ from langchain_core.embeddings import Embeddings
 
 from core.text import NAME_LINE, SEE, api_entry_name, cross_reference, is_heading, sentences, term_set, unbracketed
 from core.tuning import Tuning
-from deciders.answer_types import UNTYPED, AnswerType, definition_subject, spans
+from deciders.answer_types import UNTYPED, AnswerType, definition_subject
 from deciders.chunks import HopChunk
 from deciders.lexicon import (
     ABOUT_VERSIONS,
@@ -35,6 +35,7 @@ from deciders.lexicon import (
     measured_subject,
     prose_statements,
 )
+from deciders.spans import spans
 
 TITLE_WEIGHT = 0.6
 """How much a question term counts when only the chunk's title holds it."""

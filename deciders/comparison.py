@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from core.text import names, sentences
-from deciders.answer_types import SPAN_PATTERNS
 from deciders.chunks import HopChunk
 from deciders.lexicon import CHOICE, LARGEST, LARGEST_DATE, SMALLEST, SMALLEST_DATE
+from deciders.spans import SPAN_PATTERNS
 
 _YEAR = re.compile(r"\b(\d{3,4})\b")
 ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)

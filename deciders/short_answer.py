@@ -1,6 +1,6 @@
 """The short answer: which span of the answer sentence is the value, name or phrase asked for.
 
-Among the spans of the expected type (:func:`deciders.answer_types.spans`) the one the question's
+Among the spans of the expected type (:func:`deciders.spans.spans`) the one the question's
 terms stand nearest (the proximity feature of answer ranking: Brill et al. 2002, "An Analysis of
 the AskMSR Question-Answering System"; Ittycheriah et al. 2001), one holding the noun a
 "what/which NOUN …?" question asks for, or the sentence's phrase naming that noun — the question's
@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 
 from core.text import STOPWORDS, coined_words, term_set, terms, tidy_span
 from deciders.answer_support import Candidate
-from deciders.answer_types import AnswerType, spans
+from deciders.answer_types import AnswerType
 from deciders.comparison import options
 from deciders.contrast import negative_clause
 from deciders.lexicon import (
@@ -30,6 +30,7 @@ from deciders.lexicon import (
     SQL_STATEMENT,
     WHICH_NOUN,
 )
+from deciders.spans import spans
 
 _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
 _REASON_OR_MANNER = re.compile(r"\s*(?:why|how)\b", re.I)
@@ -159,7 +160,7 @@ def short_answer(
     code-like term the question lacks; for a why or how question only a term spelled as code,
     ``lexicon.CODE_SPELLING``: a reason or a way is no name, the sentence answers it) — given the
     question's term ``weights``, the one nearest the question's terms
-    (:func:`deciders.answer_types.nearest_first`; ``None`` for a chain's last link, which is about
+    (:func:`nearest_first`; ``None`` for a chain's last link, which is about
     the bridge, not the question: sentence order) — preferring one
     that holds the noun the question asks for ("Which league …?" → "Major League Soccer"), and
     for a person a name without an organisation's or place's head word (``NOT_A_PERSON``), and

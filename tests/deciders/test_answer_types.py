@@ -1,4 +1,4 @@
-"""Answer types (deciders/answer_types.py): what a question asks for, and the spans of a
+"""Answer types (deciders/answer_types.py) and spans (deciders/spans.py): what a question asks for, and the spans of a
 sentence that are one — on hand-made sentences."""
 
 from __future__ import annotations
@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from core.text import term_set
-from deciders.answer_types import default_measure, definition_subject, expected_type, spans
+from deciders.answer_types import default_measure, definition_subject, expected_type
 from deciders.lexicon import measured_subject, prose_statements, spaced_names
 from deciders.short_answer import command_line, head_noun, nearest_first, noun_phrase, statement_clause
+from deciders.spans import spans
 
 
 @pytest.mark.parametrize(

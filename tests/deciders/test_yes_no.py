@@ -1,13 +1,13 @@
-"""Yes/no questions (deciders/yes_no.py, answer_types.negated): subjects, predicate, negation scope."""
+"""Yes/no questions (deciders/yes_no.py, contrast.negated): subjects, predicate, negation scope."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from core.text import term_set
-from deciders.answer_types import spans
 from deciders.contrast import negated
 from deciders.generator import AnswerRequest, ExtractiveGenerator
+from deciders.spans import spans
 from deciders.yes_no import check, subjects, unnamed
 
 
