@@ -230,6 +230,27 @@ def test_collection_built_with_another_embedding_model(make_app):
         ChunkStore.open(app.services.database_url, app.settings.collection, other)
 
 
+def test_the_embedded_collections_live_in_a_code_point_ordered_database_unless_an_older_one_holds_them(
+    tmp_path, monkeypatch
+):
+    import store.embedded as embedded
+
+    url = embedded.embedded_postgres_url(tmp_path)
+    with psycopg.connect(url, autocommit=True) as conn:
+        assert conn.execute(
+            "SELECT datname, datlocprovider, datlocale FROM pg_database WHERE datname = current_database()"
+        ).fetchone() == ("agentic_rag", "b", "C.UTF-8")
+        # the same lexemes as the cluster's own locale: BM25 indexes and queries stay comparable
+        assert conn.execute("SELECT to_tsvector('english', 'Straße Dvořák cafés')::text").fetchone()[0] == (
+            "'café':3 'dvořák':2 'straße':1"
+        )
+    older = url.replace("/agentic_rag?", "/postgres?")
+    with psycopg.connect(older, autocommit=True) as conn:  # a data folder made before that database
+        conn.execute("CREATE TABLE rag_collections (name TEXT PRIMARY KEY)")
+    monkeypatch.setattr(embedded, "_urls", {})
+    assert embedded.embedded_postgres_url(tmp_path) == older
+
+
 def test_unreachable_database_url():
     with pytest.raises(StoreUnavailableError, match="cannot connect to PostgreSQL"):
         ChunkStore.open("postgresql://nobody@127.0.0.1:1/none", "x", load_embedding_model("wordllama"))
