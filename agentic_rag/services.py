@@ -13,10 +13,10 @@ from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.telemetry_export import configure_telemetry
-from core.text import coined_words, compound_names, cross_reference, exact_names, identifiers, terms
+from core.text import STOPWORDS, coined_words, compound_names, cross_reference, exact_names, identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
-from deciders.answer_types import definition_subject, expected_type
+from deciders.answer_types import DEFAULT_OF, definition_subject, expected_type
 from deciders.lexicon import WHICH_NOUN, prose_statements, spaced_names
 from deciders.llm import CallLimits
 from graph.context import RunContext
@@ -117,9 +117,9 @@ class Services:
             kind = expected_type(query) if found else None
             if found and (term := definition_subject(query)):
                 found = self.with_entries([term], query, found, where, per_term=1)
-            elif kind == "default" and (names := exact_names(query)):
+            elif kind == "default" and (names := exact_names(query) or self.defaulted_setting(query, where)):
                 # a default is stated in the setting's entry: every entry of the name, one a page
-                found = self.with_entries(names, query, found, where, per_term=2)
+                found = self.with_entries(names, query, found, where, per_term=2, typed=not exact_names(query))
             elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
                 # "what port …?": the entries the noun names (a setting's "port (integer)"), one a page
                 found = self.with_entries([noun[1].lower()], query, found, where, per_term=2)
@@ -132,6 +132,15 @@ class Services:
         that has an entry (a reference page's name line, "CREATE USER — define a new database
         role"), or ``None``."""
         return next((s for s in prose_statements(question) if self.store.names.entries(s, 1, where)), None)
+
+    def defaulted_setting(self, question: str, where: ChunkFilter | None = None) -> list[str]:
+        """The word ``question`` asks the default of (:data:`DEFAULT_OF`: "the default timezone")
+        when it is a setting's entry term in the collection ("TimeZone (string)":
+        :meth:`store.names.NameIndex.entries` with ``typed``), as a one-item list; else empty."""
+        word = (found := DEFAULT_OF.search(question)) and found[1]
+        if not word or word.lower() in STOPWORDS or "_" in word:
+            return []
+        return [word] if self.store.names.entries(word, 1, where, said=False, typed=True) else []
 
     def with_continued_entries(self, found: list[Chunk]) -> list[Chunk]:
         """``found``, each chunk that continues a definition-list entry from the chunks before it
@@ -155,6 +164,7 @@ class Services:
         where: ChunkFilter | None,
         per_term: int,
         lead: bool = False,
+        typed: bool = False,
     ) -> list[Chunk]:
         """``found`` led by the chunks holding the entries of ``terms`` (:meth:`store.names.NameIndex.entries`:
         a glossary's "Tablespace", a reference page's "TRUNCATE", a setting's "work_mem (integer)"),
@@ -172,6 +182,7 @@ class Services:
             where: the search's filter.
             per_term: most entries (pages) per term.
             lead: put the entries first, those ``found`` holds too (a statement's reference page).
+            typed: only a setting's entries, its term in any case ("TimeZone (string)" for "timezone").
 
         Returns:
             As many chunks as ``found``.
@@ -179,7 +190,7 @@ class Services:
         chosen: list[Chunk] = []
         terms = list(terms)
         for term in terms:  # grows by the terms an entry refers to ("WAL": "See Write-ahead log.")
-            entries = self.store.fetch(self.store.names.entries(term, self.tuning.entry_candidates, where))
+            entries = self.store.fetch(self.store.names.entries(term, self.tuning.entry_candidates, where, typed=typed))
             ranks = self.store.rank_among(query, list(entries))
             titled = {  # the page's first such chunk
                 cid: -int(c.get("locator", "#0").rsplit("#", 1)[1])

@@ -29,6 +29,7 @@ from deciders.lexicon import (
     CHANGELOG_TITLE,
     COMMAND_PHRASE,
     MODULE_TITLE,
+    PROSE_STATEMENT,
     SQL_STATEMENT,
     SYNTAX_LINE,
     WHICH_NOUN,
@@ -261,6 +262,9 @@ def rank_candidates(
     # database?": DROP DATABASE, not DELETE FROM); else any command made of the question's words
     held = {span for item in found.values() for span in item["spans"]}
     statement = next((r for r in prose_statements(question) if r in held), None) if kind == "command" else None
+    verb = term_set(PROSE_STATEMENT.search(question)["verb"]) & weights.keys() if statement else set()
+    for item in (item for item in found.values() if statement in item["spans"]):  # "delete" said by DROP
+        item["credits"].update(dict.fromkeys(verb, 1.0))  # in "DROP USER — remove a database role"
     windows = [item["window"] for item in found.values()]
     similarities = _similarities(question, windows, embeddings)
     ranked = []
@@ -319,11 +323,7 @@ def defines(sentence: str, head: str | None, subject: str) -> bool:
 def _command_prefixes(question: str) -> list[str]:
     """The commands ``question`` writes in capitals and their first two or more words:
     "ALTER SYSTEM SET" → "ALTER SYSTEM SET", "ALTER SYSTEM"."""
-    prefixes = []
-    for phrase in COMMAND_PHRASE.findall(question):
-        words = phrase.split()
-        prefixes += [" ".join(words[:n]) for n in range(len(words), 1, -1)]
-    return prefixes
+    return [" ".join(w[:n]) for w in map(str.split, COMMAND_PHRASE.findall(question)) for n in range(len(w), 1, -1)]
 
 
 def _asked_command(span: str, question: str) -> bool:

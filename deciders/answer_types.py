@@ -115,6 +115,11 @@ _MEASURES: list[tuple[Literal["quantity", "number"], re.Pattern]] = [
 ]
 """Question wordings that ask for a measure, checked in order (see :func:`default_measure`)."""
 
+DEFAULT_OF = re.compile(
+    r"\bdefault\s+(?:(?:value|setting)\s+)?(?:(?:of|for)\s+)?(?:the\s+)?([A-Za-z]+)\b(?![_.(])", re.I
+)
+"""The word a question asks the default of: "the default timezone", "the default value of fsync"."""
+
 _DEFINITION = re.compile(r"^(?:who|what)(?:'s|\s+(?:is|was|are|were))\s+(?P<subject>[^?]+?)\s*\??$", re.I)
 """"Who is Donnie Smith?", "What is MVCC?": a definition, not a person or a value."""
 _EXPLANATION = re.compile(

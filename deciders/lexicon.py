@@ -238,7 +238,7 @@ STATEMENT_VERBS: dict[str, tuple[str, ...]] = {
 }
 """The statements an everyday verb of a how-to may mean ("delete a database": DROP DATABASE,
 "delete a row": DELETE; "empty a table": TRUNCATE; "give a user …": GRANT)."""
-_PROSE_STATEMENT = re.compile(
+PROSE_STATEMENT = re.compile(
     rf"\bhow\s+(?:do|can|should|would|to)\b.*?\b(?P<verb>{'|'.join(STATEMENT_VERBS)})\s+"
     r"(?:(?:a|an|the|new|my|our|your|another)\s+)*(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?",
     re.I,
@@ -251,7 +251,7 @@ def prose_statements(question: str) -> list[str]:
     user?" → ``["CREATE USER"]``, "How do I delete a database?" → ``["DELETE DATABASE", "DROP
     DATABASE", "DELETE"]``; empty for other questions. Candidates for an exact lookup of the
     statement's reference page (most are no statement at all)."""
-    m = _PROSE_STATEMENT.search(question)
+    m = PROSE_STATEMENT.search(question)
     if not m:
         return []
     keywords = STATEMENT_VERBS[m["verb"].lower()]
@@ -270,7 +270,7 @@ def spaced_names(question: str) -> list[str]:
     among them), without stop words, the words that ask for a setting's value ("default",
     "value", "setting") and a how-to's statement verb ("How do I copy data …?" names no
     ``copy_data``). Candidates for an exact entry lookup (most name nothing)."""
-    if how_to := _PROSE_STATEMENT.search(question):
+    if how_to := PROSE_STATEMENT.search(question):
         question = f"{question[: how_to.start('verb')]}.{question[how_to.end('verb') :]}"
     runs, run = [], []
     for word in [*re.findall(r"[A-Za-z]+|[^\sA-Za-z]", question), "."]:

@@ -68,15 +68,16 @@ def nearest_first(sentence: str, found: list[str], weights: Mapping[str, float])
     """``found`` spans of ``sentence`` ordered by the question terms near them: each term in the
     sentence adds its weight over one plus its distance, in words, to the span, half a word more
     when the span comes before an exact name (``pgbench_accounts``: a listing's value follows the
-    name; sentence order among equals). The answer stands next to what the question says of it ("Nixon named William
-    E. Simon as the first administrator" → "William E. Simon" for "Who was the first
-    administrator?"; "a center in Hong Kong which opened in 2015" → 2015 for "What year did it
+    name; sentence order among equals); a snake-case name holds the terms of its parts
+    (``CURRENT_TIME`` for "the current time"). The answer stands next to what the question says
+    of it ("Nixon named William E. Simon as the first administrator" → "William E. Simon" for "Who
+    was the first administrator?"; "a center in Hong Kong which opened in 2015" → 2015 for "What year did it
     open a center in Hong Kong?"). The proximity feature of answer ranking (Brill et al. 2002;
     Ittycheriah et al. 2001)."""
     tokens = list(_PHRASE_TOKEN.finditer(sentence))
     at: dict[str, list[int]] = {}
-    for i, token in enumerate(tokens):
-        for term in set(terms(token.group(0))) & weights.keys():
+    for i, token in enumerate(tokens):  # a snake-case name holds its parts' terms too: CURRENT_DATE, "current date"
+        for term in {*terms(token.group(0)), *terms(token.group(0).replace("_", " "))} & weights.keys():
             at.setdefault(term, []).append(i)
     if not at or len(found) < 2:
         return found

@@ -34,6 +34,7 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
     ),
     "command": re.compile(
         r"(\\[a-zA-Z][\w+]*|(?<![\w-])(?:-[a-zA-Z]{1,2}\b|--[a-z][\w-]*)(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
+        r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|"  # snake case in capitals: CURRENT_DATE, PG_VERSION_NUM
         rf"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|{lexicon.KEYWORD_RUN}|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"
     ),
 }
@@ -65,6 +66,8 @@ _FILE = re.compile(
 )
 """A file name or path ("postgresql.auto.conf", "$PGDATA/standby.signal"): where documents keep a thing."""
 _DEFAULT_VALUE = re.compile(
+    # "the default setting of -1 selects …", "a default value of 10 seconds": the value, not what it does
+    rf"\bdefault\s+(?:setting|value)\s+of\s+(?P<of>-?\d[\d.]*(?:\s?{lexicon.UNIT})?|zero|false|true|on|off)(?=[\s,.;]|$)|"
     r"\b(?!(?-i:DEFAULTS?)\b)"  # the keyword DEFAULT ("DEFAULT to use the default encoding") is no wording
     r"defaults?\b(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){0,4}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?(?!(?:chosen|used|determined|computed|selected|taken)\b)"
@@ -75,6 +78,9 @@ _DEFAULT_VALUE = re.compile(
     r"\bdefault,\s+(?P<comma>-?\d[\w.]*)(?=,)|"
     r"(?<![\w.\\'-])(?P<before>-?\d[\w.]*|zero|on|off|true|false|enabled|disabled|none|\w+_\w+|'[^']*'|the empty string"
     r"(?:\s+'')?|(?-i:[A-Z]{2,}\w*))\s+(?-i:by)\s+default\b|"
+    # "If -1 is specified (which is the default)": the value, not "specified"
+    r"(?<![\w.\\'-])(?P<given>-?\d[\w.]*|'[^']*'|\w+)\s+is\s+(?:specified|given|used|set)\s+"
+    r"\((?:which is )?the default\)|"
     r"(?<![\w.\\'-])(?P<marked>'[^']*'|(?:an|the) empty string(?: '')?|[\w.+-]+)\s+\((?:which is )?the default\)|"
     r"(?<![\w.\\'-])(?P<named>[\w.+-]+)\s+is\s+the\s+default\b",  # "partition is the default setting"
     re.I,

@@ -160,8 +160,9 @@ class NameIndex(TableAddon):
         name line ("psql — PostgreSQL interactive terminal"), not a book index's "Symbols | A |
         B …"; in chunk id order. Only chunks holding every lexeme of the term are read. With
         ``said`` false, a term line that ends its chunk (what it says is in the next) counts too;
-        with ``typed``, only a term line with a qualifier in brackets counts, as a setting's
-        ("work_mem (integer)"; a statement's bare placeholder "new_schema" does not).
+        with ``typed``, only a term line with a qualifier in brackets after a space counts, as a setting's
+        ("work_mem (integer)"; a statement's bare placeholder "new_schema" does not), in any case
+        ("TimeZone (string)" for "timezone").
 
         Returns:
             Chunk ids (empty when no chunk has such a line).
@@ -181,10 +182,10 @@ class NameIndex(TableAddon):
             {"name": term, "line": ENTRY_START + TERM_LINE.format(name=f"({'|'.join(patterns)})"), **params},
         ).fetchall()
         spelled = "|".join(re.escape(s) for f in forms for s in dict.fromkeys([f, f[:1].upper() + f[1:]]))
-        qualifier = rf"[ \t]*\([^)\n]{'+' if typed else '*'}\)"
+        qualifier = rf"[ \t]{'+' if typed else '*'}\([^)\n]{'+' if typed else '*'}\)"  # typed: not a call's "next(it)"
         term_line = rf"^[ \t*•-]*(?:[^\n]*\()?(?:{spelled})\)?(?:{qualifier}){'' if typed else '?'}[ \t]*"
         says = r"\n[ \t*•-]*(?:[^\n]*\.|[^\n]* — [^\n]*)$"  # then a sentence or a name line
-        line = re.compile(rf"(?m){term_line}" + (says if said else rf"(?:{says}|\Z)"))
+        line = re.compile(rf"(?m){term_line}" + (says if said else rf"(?:{says}|\Z)"), re.I if typed else 0)
         return [cid for cid, content in rows if line.search(content)][:k]
 
     def continued_entries(self, chunks: Sequence[dict], reach: int = 3) -> dict[str, str]:

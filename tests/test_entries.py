@@ -171,6 +171,15 @@ def test_the_default_of_a_product_the_manual_names_only_in_passing_is_declined(m
     assert never["abstained"] and never["stop_reason"] == "not_in_collection" and "timescaledb" in never["answer"]
 
 
+def test_a_default_of_a_setting_named_by_one_word_is_read_from_its_entry_in_any_case(manual):
+    store = manual.services.store
+    assert store.names.entries("timezone", 1, typed=True)  # "TimeZone (string)"
+    assert not store.names.entries("timezone", 1)  # untyped terms keep their case: not the option "TABLESPACE"
+    result = manual.ask("What is the default timezone?", context=RULES)  # "The built-in default is GMT, …"
+    assert result["short_answer"] == "GMT", result["answer"]
+    assert Path(result["citations"][0]["source"]).name == "runtime-config-client.html"
+
+
 def test_a_default_the_entry_does_not_state_is_declined(manual):
     # runtime-config-wal.html lists fsync as a value of wal_sync_method, then "The default is the first
     # method in the above list …": that is wal_sync_method's default; fsync's own entry states none

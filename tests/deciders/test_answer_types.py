@@ -454,3 +454,24 @@ def test_a_negative_default_keeps_its_sign_any_value_may_be_marked_and_the_keywo
     assert spans("The default is 'Default', a collection.", "default", plan) == ["Default"]  # a literal
     port = "What port does http.server use by default?"  # "By default" opening the next sentence marks nothing
     assert spans("run: python -m http.server 9000 By default, the server binds itself to all.", "default", port) == []
+
+
+def test_a_default_setting_of_a_value_is_that_value_not_what_it_does():
+    question = "What is the default value of wal_buffers?"
+    said = "The auto-tuning selected by the default setting of -1 should give reasonable results in most cases."
+    assert spans(said, "default", question) == ["-1"]
+    assert spans("The default value of 10 seconds, however, is fine.", "default", question) == ["10 seconds"]
+    assert spans("A default value of zero selects a suitable size.", "default", question) == ["zero"]
+    given = "If -1 is specified (which is the default), the regular vacuum_cost_limit value will be used."
+    assert spans(given, "default", "What is the default autovacuum_vacuum_cost_limit?") == ["-1"]  # not "specified"
+
+
+def test_a_name_in_capitals_and_underscores_is_a_command_and_holds_the_words_of_its_parts():
+    listed = "These functions return the current time value: CURRENT_DATE, CURRENT_TIME, LOCALTIME."
+    question = "Which function returns the current time?"
+    found = spans(listed, "command", question)
+    assert found == ["CURRENT_DATE", "CURRENT_TIME", "LOCALTIME"]
+    weights = {t: 1.0 for t in term_set(question)}
+    assert nearest_first(listed, found, weights)[0] == "CURRENT_TIME"  # "current" and "time" are its own
+    date = {t: 1.0 for t in term_set("Which function returns the current date?")}
+    assert nearest_first(listed, found, date)[0] == "CURRENT_DATE"

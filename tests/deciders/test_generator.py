@@ -573,6 +573,15 @@ def test_a_how_to_in_everyday_words_prefers_the_statement_its_verb_means():
     assert answer.short_answer == "DROP DATABASE" and answer.cited[0] == (1, "drop")
 
 
+def test_a_statement_keyword_says_the_everyday_verb_of_a_how_to():
+    # "delete" is DROP in "DROP USER — remove a database role": the statement's page answers, not a
+    # sentence that says "delete" and "user" of rows
+    rows = chunk("rows", "Policies", "The user must have access to the rows being deleted through a DELETE policy.")
+    drop = chunk("drop", "DROP USER", "DROP USER — remove a database role")
+    answer = ExtractiveGenerator().generate(AnswerRequest("How do I delete a user?", [rows, drop], "answer"))
+    assert answer.short_answer == "DROP USER" and answer.cited[0] == (1, "drop")
+
+
 def test_a_sentence_with_the_question_roles_swapped_is_no_answer():
     norman = chunk("norman", "Normans", "The Anglo-Norman language was absorbed into the Anglo-Saxon language.")
     answer = ExtractiveGenerator().generate(
