@@ -69,7 +69,8 @@ _DEFAULT_VALUE = re.compile(
     # "the default setting of -1 selects …", "a default value of 10 seconds": the value, not what it does
     rf"\bdefault\s+(?:setting|value)\s+of\s+(?P<of>-?\d[\d.]*(?:\s?{lexicon.UNIT})?|zero|false|true|on|off)(?=[\s,.;]|$)|"
     r"\b(?!(?-i:DEFAULTS?)\b)"  # the keyword DEFAULT ("DEFAULT to use the default encoding") is no wording
-    r"defaults?\b(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){0,4}?\s+(?:is|are|to|=|of(?=\s+[\d'\"]))\s+"
+    # "defaults to", never after other words ("the default for this source to destination encoding")
+    r"defaults?\b(?:\s+to|(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){0,4}?\s+(?:is|are|=|of(?=\s+[\d'\"])))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?(?!(?:chosen|used|determined|computed|selected|taken)\b)"
     r"(?!the (?:opposite|same)\b)"
     # a list opening on a quoted item runs to the sentence's end ('"$user", public'), else a value ends at a comma
@@ -82,7 +83,8 @@ _DEFAULT_VALUE = re.compile(
     r"(?<![\w.\\'-])(?P<given>-?\d[\w.]*|'[^']*'|\w+)\s+is\s+(?:specified|given|used|set)\s+"
     r"\((?:which is )?the default\)|"
     r"(?<![\w.\\'-])(?P<marked>'[^']*'|(?:an|the) empty string(?: '')?|[\w.+-]+)\s+\((?:which is )?the default\)|"
-    r"(?<![\w.\\'-])(?P<named>[\w.+-]+)\s+is\s+the\s+default\b",  # "partition is the default setting"
+    # "partition is the default setting"; not "this conversion is the default for …": a thing, no value
+    r"(?<![\w.\\'-])(?<!\bthis )(?<!\bthat )(?<!\bthe )(?P<named>[\w.+-]+)\s+is\s+the\s+default\b",
     re.I,
 )
 _PRONOUNS = frozenset({"it", "this", "that", "them", "they", "these", "those", "one"})

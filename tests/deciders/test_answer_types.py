@@ -464,6 +464,8 @@ def test_a_default_setting_of_a_value_is_that_value_not_what_it_does():
     assert spans("A default value of zero selects a suitable size.", "default", question) == ["zero"]
     given = "If -1 is specified (which is the default), the regular vacuum_cost_limit value will be used."
     assert spans(given, "default", "What is the default autovacuum_vacuum_cost_limit?") == ["-1"]  # not "specified"
+    conversion = "The DEFAULT clause says this conversion is the default for this source to destination encoding."
+    assert spans(conversion, "default", "What is the default encoding?") == []  # a thing, not a value
 
 
 def test_a_name_in_capitals_and_underscores_is_a_command_and_holds_the_words_of_its_parts():
