@@ -36,6 +36,8 @@ _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
 _REASON_OR_MANNER = re.compile(r"\s*(?:why|how)\b", re.I)
 """A question asking why, or how something happens (a typed "how many / much / long" is no ``other``)."""
 _KEYWORDS = re.compile(KEYWORD_RUN)
+_HOW_TO_VERB = re.compile(r"^\s*how\s+(?:do|can|should|would)\s+(?:i|you|we|one)\s+(?P<verb>[a-z]+)\b", re.I)
+"""The action a how-to asks for ("How do I restore …?": restore), which a command's name often holds (pg_restore)."""
 
 
 def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
@@ -197,5 +199,7 @@ def short_answer(
     # "what pathway …" → the sentence's phrase naming a pathway: "RNA interference pathway"
     phrase = noun_phrase(scope, noun, question) if kind == "other" and noun else None
     meta = [f for f in found if f.startswith("\\")] if PSQL.search(question) else []  # psql's \dt, \l
+    if kind == "command" and (how_to := _HOW_TO_VERB.match(question)):  # "restore a dump": pg_restore, not pg_dump
+        found = sorted(found, key=lambda f: not set(terms(how_to["verb"])) <= set(terms(f.replace("_", " "))))
     chosen = (named or [p for p in [phrase] if p] or meta or found or [None])[0]
     return command_line(scope, chosen) if kind == "command" and chosen and chosen.startswith("-") else chosen

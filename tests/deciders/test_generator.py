@@ -582,6 +582,16 @@ def test_a_statement_keyword_says_the_everyday_verb_of_a_how_to():
     assert answer.short_answer == "DROP USER" and answer.cited[0] == (1, "drop")
 
 
+def test_a_how_to_is_answered_by_the_command_named_for_its_action():
+    custom = chunk(
+        "custom", "Backup", "A custom-format dump made by pg_dump -Fc is read back into a database with pg_restore -d."
+    )
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("How do I restore a dump in the custom format?", [custom], "answer")
+    )
+    assert answer.short_answer == "pg_restore"  # "restore" is its action; pg_dump stands nearer "dump" and "custom"
+
+
 def test_a_sentence_with_the_question_roles_swapped_is_no_answer():
     norman = chunk("norman", "Normans", "The Anglo-Norman language was absorbed into the Anglo-Saxon language.")
     answer = ExtractiveGenerator().generate(
