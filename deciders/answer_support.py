@@ -55,6 +55,8 @@ term the entry's heading lacks is only mentioned in passing ("… at least max_c
 superuser_reserved_connections …" under "superuser_reserved_connections (integer)"); the same
 factor on an exact name (``work_mem``) the sentence holds when it falls under an entry named by
 another one ("hash_mem_multiplier (floating point)": "… twice the usual work_mem …")."""
+SETTING_LINE = re.compile(r"^[\s*•-]*([A-Za-z_][\w.]*) \([a-z ]+\)$")
+"""A setting's term line, its name and its type in brackets ("DateStyle (string)", "work_mem (integer)")."""
 CONTEXT_SHARE = 0.25
 """Least share of the question's weight the sentence before must supply to be shown with the
 answer sentence (it names what the answer sentence is about)."""
@@ -157,6 +159,8 @@ def rank_candidates(
     referred = (cross_reference(c["text"], subject) for c in evidence) if subject else ()
     subjects = [s for s in dict.fromkeys([subject, *referred]) if s]
     referred_lower = {s.lower() for s in subjects[1:]}
+    # exact names, and the question's words that name a setting's entry in the evidence ("datestyle")
+    named = {t for c in evidence for s in sentences(c["text"]) if (m := SETTING_LINE.match(s)) for t in term_set(m[1])}
     for rank, chunk in enumerate(evidence):
         title_terms = term_set(chunk["title"])
         module = (found_module := MODULE_TITLE.match(chunk["title"])) and found_module["name"]
@@ -183,17 +187,18 @@ def rank_candidates(
                 and not (kind == "definition" and SEE.match(sentence))  # says where the definition is
             ):
                 credits, from_head, from_previous = {}, 0.0, 0.0
-                # an entry named by another exact name ("hash_mem_multiplier (floating point)")
-                # mentions an exact name of the question ("work_mem") only in passing
-                named_entry = head is not None and any("_" in h for h in head[1])
+                # an entry named by another exact name ("hash_mem_multiplier (floating point)", "IntervalStyle
+                # (string)") mentions an exact name of the question ("work_mem", "DateStyle") only in passing
+                named_entry = head is not None and (any("_" in h for h in head[1]) or bool(SETTING_LINE.match(head[0])))
                 api_terms = term_set(head_entry or "")
                 for term, weight in weights.items():
                     in_head = head is not None and (term in head[1] or term in head[2])
                     scale = IN_ENTRY if head is not None else 1.0  # an entry is about its heading
-                    passing = named_entry and "_" in term and term not in head[1]
+                    name = "_" in term or term in named
+                    passing = named_entry and name and term not in head[1]
                     # an entry's own name counts in full for its defining sentence ("Return a casefolded copy")
                     own_name = (
-                        (named_entry and "_" in term and term in head[1])
+                        (named_entry and name and term in head[1])
                         or (term in api_terms and not head[2])
                         or term in about
                     )
@@ -329,11 +334,8 @@ def _command_prefixes(question: str) -> list[str]:
 def _asked_command(span: str, question: str) -> bool:
     """Whether ``span`` is an SQL statement's command made of the words a how-to asks in prose:
     "CREATE INDEX" for "How do I create an index?" (not "WITH PASSWORD" for "… my password")."""
-    return (
-        bool(COMMAND_PHRASE.fullmatch(span))
-        and span.split()[0] in SQL_STATEMENT
-        and term_set(span) <= term_set(question)
-    )
+    asked = term_set(span) <= term_set(question)
+    return bool(COMMAND_PHRASE.fullmatch(span)) and span.split()[0] in SQL_STATEMENT and asked
 
 
 def _similarities(question: str, texts: list[str], embeddings: Embeddings | None) -> list[float | None]:

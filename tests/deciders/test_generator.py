@@ -592,6 +592,19 @@ def test_a_how_to_is_answered_by_the_command_named_for_its_action():
     assert answer.short_answer == "pg_restore"  # "restore" is its action; pg_dump stands nearer "dump" and "custom"
 
 
+def test_a_setting_named_in_passing_under_another_settings_entry_is_not_its_default():
+    interval = chunk(
+        "interval",
+        "Client Connection Defaults",
+        "- IntervalStyle (enum)\n- The value postgres (which is the default) "
+        "will produce output matching releases prior to 8.4 when the DateStyle parameter was set to ISO.",
+    )
+    date = chunk("date", "Client Connection Defaults", "- DateStyle (string)\n- Sets the display format for date "
+                 "and time values. The built-in default is ISO, MDY, but initdb will initialize the file.")  # fmt: skip
+    answer = ExtractiveGenerator().generate(AnswerRequest("What is the default DateStyle?", [interval, date], "answer"))
+    assert answer.short_answer == "ISO" and answer.cited[0] == (1, "date"), answer.text
+
+
 def test_a_sentence_with_the_question_roles_swapped_is_no_answer():
     norman = chunk("norman", "Normans", "The Anglo-Norman language was absorbed into the Anglo-Saxon language.")
     answer = ExtractiveGenerator().generate(
