@@ -232,12 +232,13 @@ STATEMENT_VERBS: dict[str, tuple[str, ...]] = {
     "make": ("CREATE",),
     "define": ("CREATE",),
     "change": ("ALTER",),
+    "rename": ("ALTER",),
     "modify": ("ALTER",),
     "empty": ("TRUNCATE",),
     "give": ("GRANT",),
 }
 """The statements an everyday verb of a how-to may mean ("delete a database": DROP DATABASE,
-"delete a row": DELETE; "empty a table": TRUNCATE; "give a user …": GRANT)."""
+"delete a row": DELETE; "empty a table": TRUNCATE; "give a user …": GRANT; "rename": ALTER)."""
 PROSE_STATEMENT = re.compile(
     rf"\bhow\s+(?:do|can|should|would|to)\b.*?\b(?P<verb>{'|'.join(STATEMENT_VERBS)})\s+"
     r"(?:(?:a|an|the|new|my|our|your|another)\s+)*(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?",
@@ -292,8 +293,7 @@ def measured_subject(question: str) -> str | None:
 
 
 CODE_SPELLING = re.compile(r"^[\\-]|_|\(\)|\.\w")
-"""A command spelled as code: a meta-command (``\\password``), an option (``-f``), a snake_case
-or dotted name, a call (``now()``)."""
+"""Code spelling: a meta-command (``\\password``), an option (``-f``), a snake_case or dotted name, a call ``f()``."""
 
 FURNITURE = re.compile(
     r"^(?:(?:chapter|section|table|figure|example|appendix|part)\s+[\dIVX][\d.]*|tip|notes?|warning|caution|important|"

@@ -284,6 +284,7 @@ def test_a_how_to_answered_by_a_statement_gives_its_command_and_the_clause_asked
         # an everyday verb: each statement it may mean, then the statements that need no object
         ("How do I delete a database?", ["DELETE DATABASE", "DROP DATABASE", "DELETE"]),
         ("How do I empty a table?", ["TRUNCATE TABLE", "TRUNCATE"]),
+        ("How do I rename a database?", ["ALTER DATABASE"]),  # "ALTER DATABASE name RENAME TO new_name"
         ("How do I add a column?", []),  # ADD opens no statement
         ("What does CREATE USER do?", []),  # no how-to
         ("After creating a user, how do I log in?", []),  # the how-to names no statement
