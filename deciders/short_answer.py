@@ -73,9 +73,9 @@ def nearest_first(sentence: str, found: list[str], weights: Mapping[str, float])
     name; sentence order among equals); a snake-case name holds the terms of its parts
     (``CURRENT_TIME`` for "the current time"). The answer stands next to what the question says
     of it ("Nixon named William E. Simon as the first administrator" → "William E. Simon" for "Who
-    was the first administrator?"; "a center in Hong Kong which opened in 2015" → 2015 for "What year did it
-    open a center in Hong Kong?"). The proximity feature of answer ranking (Brill et al. 2002;
-    Ittycheriah et al. 2001)."""
+    was the first administrator?"; "a center in Hong Kong which opened in 2015" → 2015 for "What
+    year did it open a center in Hong Kong?"). The proximity feature of answer ranking (Brill et
+    al. 2002; Ittycheriah et al. 2001)."""
     tokens = list(_PHRASE_TOKEN.finditer(sentence))
     at: dict[str, list[int]] = {}
     for i, token in enumerate(tokens):  # a snake-case name holds its parts' terms too: CURRENT_DATE, "current date"
