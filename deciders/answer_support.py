@@ -254,7 +254,7 @@ def rank_candidates(
                         # more disk space", not "… to avoid needing VACUUM FULL")
                         "defining": defining or (not strong and any(opens_on(sentence, s) for s in subjects)),
                     }
-            if line_entry or is_heading(sentence):
+            if (line_entry or is_heading(sentence)) and not sentence.endswith("|"):  # a table row's tail heads nothing
                 # the entry of a term the subject refers to is about the subject ("Write-ahead log" about "WAL")
                 about = term_set(subjects[0]) if unbracketed(sentence).lower() in referred_lower else frozenset()
                 # a chunk continuing an entry (its term line put first) opens mid-entry: no definition

@@ -35,6 +35,7 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
     "command": re.compile(
         r"(\\[a-zA-Z][\w+]*|(?<![\w-])(?:-[a-zA-Z]{1,2}\b|--[a-z][\w-]*)(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
         r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|"  # snake case in capitals: CURRENT_DATE, PG_VERSION_NUM
+        r"(?<=^\| )[a-z_][a-z0-9_]*(?= \( )|"  # a function table row's name: "| lower ( text ) → text Converts …"
         rf"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|{lexicon.KEYWORD_RUN}|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"
     ),
 }
@@ -156,7 +157,9 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     kept = [tidy_span(s) for s in found if s and tidy_span(s)]
     kept = [s for s in kept if not (kind == "command" and s in lexicon.ACRONYMS) and not lexicon.FURNITURE.match(s)]
     quoted = {tidy_span(s) for s in found if s and s[0] in "'\"‘“"}  # a literal: "The default is 'Default'"
-    return list(dict.fromkeys(s for s in kept if s in quoted or not _repeats(s, kind, question, asked)))
+    # a function row's name is code, a repeat only when called so: "lower" answers "… to lower case?"
+    calls = {s for s in kept if kind == "command" and sentence.startswith(f"| {s} ( ") and f"{s}(" not in question}
+    return list(dict.fromkeys(s for s in kept if s in quoted | calls or not _repeats(s, kind, question, asked)))
 
 
 def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) -> bool:

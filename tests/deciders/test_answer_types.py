@@ -478,3 +478,9 @@ def test_a_name_in_capitals_and_underscores_is_a_command_and_holds_the_words_of_
     assert nearest_first(listed, found, weights)[0] == "CURRENT_TIME"  # "current" and "time" are its own
     date = {t: 1.0 for t in term_set("Which function returns the current date?")}
     assert nearest_first(listed, found, date)[0] == "CURRENT_DATE"
+
+
+def test_a_function_tables_row_names_its_function_as_code_though_spelled_as_a_word():
+    row = "| lower ( text ) → text Converts the string to all lower case, according to the rules of the locale."
+    assert spans(row, "command", "Which function converts a string to lower case?") == ["lower"]  # no repeat
+    assert spans(row, "command", "What does lower() return for NULL?") == []  # the question calls it

@@ -605,6 +605,20 @@ def test_a_setting_named_in_passing_under_another_settings_entry_is_not_its_defa
     assert answer.short_answer == "ISO" and answer.cited[0] == (1, "date"), answer.text
 
 
+def test_a_function_table_row_answers_with_its_own_function_not_the_row_before():
+    table = chunk(
+        "string",
+        "9.4. String Functions and Operators",
+        "| char_length ( text ) → integer Returns number of characters in the string. char_length('josé') → 4 |\n"
+        "| lower ( text ) → text Converts the string to all lower case, according to the rules of the locale. "
+        "lower('TOM') → tom |",
+    )
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("Which function converts a string to lower case?", [table], "answer")
+    )
+    assert answer.short_answer == "lower" and "char_length" not in answer.text, answer.text
+
+
 def test_a_sentence_with_the_question_roles_swapped_is_no_answer():
     norman = chunk("norman", "Normans", "The Anglo-Norman language was absorbed into the Anglo-Saxon language.")
     answer = ExtractiveGenerator().generate(
