@@ -110,9 +110,10 @@ def ingest(
             err=True,
         )
         raise typer.Exit(130)
-    if report.skipped and not report.files:
+    if (report.skipped or report.empty) and not report.files:  # an empty file is no document either
         raise IngestError(
-            f"none of the {len(report.skipped)} file(s) could be ingested (reasons above; --verbose names them)"
+            f"none of the {len(report.skipped) + len(report.empty)} file(s) could be ingested "
+            "(reasons above; --verbose names them)"
         )
 
 

@@ -70,8 +70,10 @@ _DEFAULT_VALUE = re.compile(
     # "the default setting of -1 selects …", "a default value of 10 seconds": the value, not what it does
     rf"\bdefault\s+(?:setting|value)\s+of\s+(?P<of>-?\d[\d.]*(?:\s?{lexicon.UNIT})?|zero|false|true|on|off)(?=[\s,.;]|$)|"
     r"\b(?!(?-i:DEFAULTS?)\b)"  # the keyword DEFAULT ("DEFAULT to use the default encoding") is no wording
-    # "defaults to", never after other words ("the default for this source to destination encoding")
-    r"defaults?\b(?:\s+to|(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){0,4}?\s+(?:is|are|=|of(?=\s+[\d'\"])))\s+"
+    # "defaults to", never after other words ("the default for this source to destination encoding"); after other
+    # words no passive clause: "By default, the dump is created in the database encoding" (the dump's, no value)
+    r"defaults?\b(?:\s+to|\s+(?:is|are|=|of(?=\s+[\d'\"]))|(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){1,4}?\s+"
+    r"(?:is|are|=|of(?=\s+[\d'\"]))(?!\s+\w+ed\s+(?:in|into|by|with|from|on|at|as|for|using)\b))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?(?!(?:chosen|used|determined|computed|selected|taken)\b)"
     r"(?!the (?:opposite|same)\b)"
     # a list opening on a quoted item runs to the sentence's end ('"$user", public'), else a value ends at a comma

@@ -67,6 +67,12 @@ def test_partial_success_exits_0_and_nothing_ingested_is_an_error(data_dir, tmp_
     assert failed.returncode == 5
     assert failed.stderr.strip().splitlines()[-1].startswith("error: none of the 1 file(s) could be ingested")
     assert "the rest were ingested" not in failed.stderr
+    (tmp_path / "blank").mkdir()
+    (tmp_path / "blank" / "empty.md").write_text("")
+    command, env = ingest_cli(data_dir, tmp_path / "blank")
+    blank = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert blank.returncode == 5, blank.stderr  # an empty file alone is nothing ingested too
+    assert "error: none of the 1 file(s) could be ingested" in blank.stderr
 
 
 CTRL_C_AT_THE_THIRD_BATCH = """

@@ -467,6 +467,10 @@ def test_a_default_setting_of_a_value_is_that_value_not_what_it_does():
     assert spans(given, "default", "What is the default autovacuum_vacuum_cost_limit?") == ["-1"]  # not "specified"
     conversion = "The DEFAULT clause says this conversion is the default for this source to destination encoding."
     assert spans(conversion, "default", "What is the default encoding?") == []  # a thing, not a value
+    dump = "By default, the dump is created in the database encoding."  # what the dump is, no default value
+    assert spans(dump, "default", "What is the default encoding?") == []
+    derived = "The default is derived from the locale, if the libc locale provider is used."
+    assert spans(derived, "default", "What encoding does initdb use by default?") == ["derived from the locale"]
 
 
 def test_a_name_in_capitals_and_underscores_is_a_command_and_holds_the_words_of_its_parts():
