@@ -12,7 +12,9 @@ Mentions are found with the Aho–Corasick automaton (Aho & Corasick 1975, "Effi
 matching: an aid to bibliographic search"; the ``pyahocorasick`` library): one pass over a
 chunk's text finds every alias at once, however many there are. A match counts when it sits on
 word boundaries and, for a capitalised name, starts with a capital in the text (a name, not the
-common word); overlapping matches keep the longest.
+common word); for a name in capitals (``WHENEVER``, ``LOCK``) its first two letters are capitals
+in the text (the sentence-opening "Whenever" or "Lock" is the word, not the name); overlapping
+matches keep the longest.
 
 Three tables per collection, each row tied to its chunk by a cascading foreign key, so deleting
 chunks (re-ingest, source removal) deletes their nodes and edges in the same statement:
@@ -22,6 +24,9 @@ chunks (re-ingest, source removal) deletes their nodes and edges in the same sta
 * ``<table>_linked`` (chunk id): chunks already scanned;
 * ``<table>_scanned`` (alias): aliases every scanned chunk has been matched against (an edited
   document whose names stay the same causes no rescan).
+
+The comment on ``<table>_linked`` records the matching rule (:data:`MATCH_RULE`) its edges were
+found by; an update that finds another rule there drops the edges and scans every chunk again.
 
 :meth:`MentionGraph.update` runs after each ingest, in one transaction: it drops edges to
 entities that no longer exist, adds the nodes of unscanned chunks, scans those chunks against
@@ -44,6 +49,8 @@ from core.text import strip_qualifier, term_set
 from store.connection import TableAddon
 from store.filters import ChunkFilter
 
+MATCH_RULE = "2: names in capitals are mentioned in capitals"
+"""The matching rule's version; a collection whose graph was built by another is rescanned."""
 MIN_ALIAS_CHARS = 4
 """Shorter aliases ("It", "Up") match too much text to be useful links (a rule, not a tuned value)."""
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")
@@ -80,6 +87,17 @@ def own_aliases(title: str, text: str) -> set[str]:
     return {alias for _, name in entity_names(title, text) for alias in aliases(name)}
 
 
+def name_case(names: Iterable[str]) -> str:
+    """How an alias of these entity names must be written to be a mention of one: ``"caps"``
+    when every name is written in capitals before its qualifier (two letters at least:
+    ``WHENEVER``, ``SOS (ABBA song)``), else ``"capital"`` when one starts with a capital, else
+    ``"any"``."""
+    bare = [strip_qualifier(name) for name in names]
+    if all(sum(ch.isalpha() for ch in name) >= 2 and name == name.upper() for name in bare):
+        return "caps"
+    return "capital" if any(name[:1].isupper() for name in bare) else "any"
+
+
 def _folded(text: str) -> str:
     """``text`` lower-cased character by character, so offsets match the original."""
     folded = text.lower()
@@ -113,10 +131,10 @@ class MentionMatcher:
     """Every known alias, compiled into one Aho–Corasick automaton.
 
     Args:
-        names: alias → whether the entity's name is capitalised (then a mention must be too).
+        names: alias → how a mention must be written (:func:`name_case`).
     """
 
-    def __init__(self, names: dict[str, bool]) -> None:
+    def __init__(self, names: dict[str, str]) -> None:
         self.names = names
         self._automaton = ahocorasick.Automaton()
         for alias in names:
@@ -135,7 +153,11 @@ class MentionMatcher:
             start = end - len(alias) + 1
             if (start > 0 and folded[start - 1].isalnum()) or (end + 1 < len(folded) and folded[end + 1].isalnum()):
                 continue
-            if self.names[alias] and not (original[start].isupper() or original[start].isdigit()):
+            case = self.names[alias]
+            if case == "capital" and not (original[start].isupper() or original[start].isdigit()):
+                continue
+            opening = [ch for ch in original[start : end + 1] if ch.isalpha()][:2]
+            if case == "caps" and not all(ch.isupper() for ch in opening):
                 continue
             spans.append((start, end, alias))
         kept: list[tuple[int, int, str]] = []
@@ -174,11 +196,9 @@ class MentionGraph(TableAddon):
             """
         )
 
-    def _known(self) -> dict[str, bool]:
-        rows = self._conn.execute(
-            f"SELECT alias, bool_or(left(name, 1) ~ '[[:upper:]]') FROM {self.table}_entities GROUP BY alias"
-        )
-        return {alias: capitalised for alias, capitalised in rows.fetchall()}
+    def _known(self) -> dict[str, str]:
+        rows = self._conn.execute(f"SELECT alias, array_agg(DISTINCT name) FROM {self.table}_entities GROUP BY alias")
+        return {alias: name_case(names) for alias, names in rows.fetchall()}
 
     def _insert(self, target: str, rows: list[tuple], width: int) -> None:
         """Insert ``rows`` (tuples of ``width`` texts) into ``target`` (``table (columns)``) in one
@@ -218,6 +238,10 @@ class MentionGraph(TableAddon):
         t, conn = self.table, self._conn
         started = time.perf_counter()
         with self.serialised("mentions"):
+            rule = conn.execute("SELECT obj_description(%s::regclass, 'pg_class')", (f"{t}_linked",)).fetchone()[0]
+            if rule != MATCH_RULE:  # edges found by an older rule: every chunk is scanned again
+                conn.execute(f"TRUNCATE {t}_mentions, {t}_linked, {t}_scanned")
+                conn.execute(f"COMMENT ON TABLE {t}_linked IS '{MATCH_RULE}'")
             before = {r[0] for r in conn.execute(f"SELECT alias FROM {t}_scanned").fetchall()}
             fresh = conn.execute(
                 f"""SELECT c.chunk_id, coalesce(c.title, ''), c.content FROM {t} c

@@ -10,7 +10,7 @@ from conftest import answer_reply, scripted
 
 from core.errors import ConfigurationError
 from graph.context import RunContext
-from store.mentions import MentionMatcher, aliases, headings
+from store.mentions import MentionMatcher, aliases, headings, name_case
 
 DOCS = {
     "counterparts.md": "# Counterparts (album)\n\nCounterparts is the fifteenth studio album by Rush, "
@@ -62,14 +62,27 @@ def test_aliases_drop_qualifier_and_article_and_skip_short_names():
 
 
 def test_matcher_needs_word_boundaries_and_a_capital_for_a_capitalised_name():
-    matcher = MentionMatcher({"rush": True, "new york": True, "new york city": True, "iphone": False})
+    matcher = MentionMatcher({"rush": "capital", "new york": "capital", "new york city": "capital", "iphone": "any"})
     assert matcher.mentions("Rush played; Rushmore did not; the rush hour neither.") == ["rush"]
     assert matcher.mentions("They moved to New York City, not New York State.") == ["new york city", "new york"]
     assert matcher.mentions("an iphone and an IPHONE") == ["iphone"]
     assert matcher.mentions("Born in New\nYork  City.") == ["new york city"]  # hard-wrapped
-    assert MentionMatcher({a: True for a in aliases("Große Freiheit")}).mentions("At Große Freiheit 36.") == [
+    assert MentionMatcher({a: "capital" for a in aliases("Große Freiheit")}).mentions("At Große Freiheit 36.") == [
         "große freiheit"
     ]
+
+
+def test_a_name_in_capitals_is_mentioned_in_capitals_not_as_the_sentence_opening_word():
+    assert name_case(["WHENEVER"]) == "caps" and name_case(["SOS (ABBA song)"]) == "caps"
+    assert name_case(["Rush (band)"]) == "capital" and name_case(["3M"]) == "any"
+    assert name_case(["LOCK", "Lock (water navigation)"]) == "capital" and name_case(["iphone"]) == "any"
+    matcher = MentionMatcher({"whenever": "caps", "lock table": "caps", "sos": "caps"})
+    assert matcher.mentions("Whenever a client connects, the server forks.") == []
+    assert matcher.mentions("Use EXEC SQL WHENEVER to catch errors; LOCK TABLE waits; Lock table rows.") == [
+        "whenever",
+        "lock table",
+    ]
+    assert matcher.mentions("SOS was a hit.") == ["sos"]
 
 
 def test_graph_holds_title_heading_and_alias_mentions(corpus):
