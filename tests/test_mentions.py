@@ -132,6 +132,15 @@ def test_graph_updates_incrementally_on_reingest_and_delete(corpus):
     assert graph.counts()["linked"] == store.count()
 
 
+def test_a_graph_built_by_an_older_matching_rule_is_rescanned(corpus):
+    app, folder, _ = corpus
+    store = app.services.store
+    edges = store.graph.counts()["mentions"]
+    store._conn.execute(f"COMMENT ON TABLE {store.table}_linked IS 'an older rule'")
+    report = app.ingest([folder])  # nothing changed in the files, yet every chunk is scanned again
+    assert report.graph.chunks_scanned == store.count() == 6 and store.graph.counts()["mentions"] == edges
+
+
 CHAIN = RunContext(deciders="rules", retrieve_k=1, max_evidence=4, max_retries=3)
 
 
