@@ -6,8 +6,9 @@ The CLI prints ``str(error)`` on one line and exits with ``error.exit_code``, gi
 
 
 def describe_validation(exc: Exception) -> str:
-    """``field: problem; …`` for a pydantic ``ValidationError`` (any exception with ``errors()``)."""
-    return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+    """``field: problem; …`` for a pydantic ``ValidationError`` (any exception with ``errors()``),
+    without pydantic's "Value error, " before a validator's own message."""
+    return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg'].removeprefix('Value error, ')}" for e in exc.errors())
 
 
 class AgenticRagError(Exception):

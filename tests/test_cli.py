@@ -229,7 +229,7 @@ def test_a_mistyped_data_dir_is_said_and_not_created_and_json_errors_are_json(cl
     "args, expected",
     [
         (["ask", "hi?", "--max-retries", "99"], "max_retries=99 (allowed 0–3)"),
-        (["ask", "hi?", "--collection", "bad;name"], "collection names use letters"),
+        (["ask", "hi?", "--collection", "bad;name"], "(collection: collection names use letters"),
         (["ask", "hi?", "--deciders", "banana"], "deciders='banana'"),
         (["ask", "hi?", "--filter", "author=Ann"], "unknown filter field(s) author; filterable fields: source"),
         (["ask", "hi?", "--filter", "title"], "--filter 'title': use FIELD=VALUE"),
