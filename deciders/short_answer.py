@@ -131,12 +131,15 @@ def statement_clause(sentence: str, question: str) -> str | None:
 
 
 def command_line(sentence: str, option: str) -> str:
-    """The command line an ``option`` span sits in, when a program's name (spelled as code, or a
-    word English does not use: :func:`core.text.coined_words`) comes right before it: its
-    program, the option and up to three arguments before a stop word or the clause's end
-    ("python3 -m venv /path/to/env" for ``-m``); else the option alone."""
+    """The command line an ``option`` span sits in, when a program's name (spelled as code, a
+    word English does not use: :func:`core.text.coined_words`, or any word after a shell prompt
+    ``$``) comes right before it: its program, the option and up to three arguments before a
+    stop word or the clause's end ("python3 -m venv /path/to/env" for ``-m``, "postgres -D
+    /usr/local/pgsql/data" for ``-D`` in "$ postgres -D /usr/local/pgsql/data"); else the option
+    alone."""
     found = re.search(rf"(?<![\w./-])([a-z][\w.-]*)\s+{re.escape(option)}(?![\w-])", sentence)
-    if not (found and (re.search(r"[\d_.]", found[1]) or coined_words(found[1]))):  # python3, pg_dump, psql
+    prompted = found and re.search(r"(?:^|\s)\$\s*$", sentence[: found.start()])
+    if not (found and (prompted or re.search(r"[\d_.]", found[1]) or coined_words(found[1]))):  # python3, psql
         return option
     line = [found.group(0)]
     for word in sentence[found.end() :].split()[:3]:  # arguments: up to a word of prose or the clause's end

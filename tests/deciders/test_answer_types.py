@@ -328,6 +328,12 @@ def test_a_default_after_an_example_marker_is_the_examples():
         ("Start psql -x to see it.", "-x", "psql -x"),  # prose after it is no argument
         ("Run python3 -m venv. Then check it.", "-m", "python3 -m venv"),  # nor the next sentence
         ("Run it with the -v option.", "-v", "-v"),  # "the" is no program
+        (
+            "Use the shell: $ postgres -D /usr/local/pgsql/data >logfile",
+            "-D",
+            "postgres -D /usr/local/pgsql/data >logfile",
+        ),
+        ("It costs $ 5 -D", "-D", "-D"),  # a prompt before a word, not a number
     ],
 )
 def test_an_option_answers_with_its_command_line(sentence, option, line):
