@@ -36,6 +36,8 @@ _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
 _REASON_OR_MANNER = re.compile(r"\s*(?:why|how)\b", re.I)
 """A question asking why, or how something happens (a typed "how many / much / long" is no ``other``)."""
 _KEYWORDS = re.compile(KEYWORD_RUN)
+_BOUND = re.compile(r"\b(?:at most|at least|up to|no more than|no less than|as (?:many|much|few|little) as)\b", re.I)
+"""A bound a question may ask for, which stands right before the answer's number in the sentence."""
 _HOW_TO_VERB = re.compile(r"^\s*how\s+(?:do|can|should|would)\s+(?:i|you|we|one)\s+(?P<verb>[a-z]+)\b", re.I)
 """The action a how-to asks for ("How do I restore …?": restore), which a command's name often holds (pg_restore)."""
 
@@ -96,6 +98,13 @@ def nearest_first(sentence: str, found: list[str], weights: Mapping[str, float])
         )
 
     return sorted(found, key=nearness, reverse=True)
+
+
+def _bound_before(sentence: str, span: str) -> str | None:
+    """The bound (:data:`_BOUND`) right before ``span``'s first mention in ``sentence``, lower-cased."""
+    before = sentence[: max(sentence.find(span), 0)].rstrip()
+    found = [m for m in _BOUND.finditer(before) if m.end() == len(before)]
+    return found[-1].group(0).lower() if found else None
 
 
 def chosen_option(question: str, chosen: Sequence[Candidate]) -> str | None:
@@ -188,6 +197,9 @@ def short_answer(
     found = [f for f in found if f in clause] if clause else found
     if weights is not None:
         found = nearest_first(best.sentence, found, weights)
+    if kind in ("number", "quantity") and (bounds := {b.lower() for b in _BOUND.findall(question)}):
+        # "… at most?" → the span the sentence bounds the same way: "fields can be at most 1 GB", not "up to 4 TB"
+        found = sorted(found, key=lambda f: _bound_before(scope, f) not in bounds)
     if kind == "person":  # "Donald Davies at the National Physical Laboratory, UK" → Donald Davies
         found = sorted(found, key=lambda f: bool(NOT_A_PERSON.search(f) or NATION.fullmatch(f)))
     noun = head_noun(question)  # "which league …" → a name holding "league": "Major League Soccer"

@@ -625,3 +625,16 @@ def test_a_sentence_with_the_question_roles_swapped_is_no_answer():
         AnswerRequest("What was absorbed into the Anglo-Norman language?", [norman], "answer")
     )
     assert answer.abstained and "absorbed into the Anglo-Saxon" in answer.text
+
+
+def test_a_bound_the_question_asks_picks_the_number_the_sentence_bounds_the_same_way():
+    toast = chunk(
+        "lo",
+        "Large objects",
+        "One advantage of the large object facility is that it allows values up to 4 TB in size, "
+        "whereas TOASTed fields can be at most 1 GB.",
+    )
+    asked = ExtractiveGenerator().generate(AnswerRequest("How large can a field value be at most?", [toast], "answer"))
+    assert asked.short_answer == "1 GB"
+    unbounded = ExtractiveGenerator().generate(AnswerRequest("How large can a large object be?", [toast], "answer"))
+    assert unbounded.short_answer == "4 TB"  # no bound asked: the nearest number
