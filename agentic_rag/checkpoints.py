@@ -78,8 +78,8 @@ def open_checkpointer(settings: Settings) -> BaseCheckpointSaver:
         StoreUnavailableError: ``DATABASE_URL`` is set and the server cannot be reached.
     """
     if not settings.database_url:
+        settings.ensure_data_dir()
         path = settings.checkpoint_path
-        path.parent.mkdir(parents=True, exist_ok=True)
         return SqliteSaver(sqlite3.connect(path, check_same_thread=False))
     url = psycopg_url(settings.database_url)
     _set_up_tables(url)
@@ -106,8 +106,8 @@ async def open_async_checkpointer(settings: Settings) -> AsyncIterator[BaseCheck
     ``AsyncConnectionPool``; closed on exit. It must be used from the event loop it was opened
     on: a sync call (``get_state``) from that loop raises ``asyncio.InvalidStateError``."""
     if not settings.database_url:
+        settings.ensure_data_dir()
         path = settings.checkpoint_path
-        path.parent.mkdir(parents=True, exist_ok=True)
         async with aiosqlite.connect(path) as conn:
             yield AsyncSqliteSaver(conn)
         return

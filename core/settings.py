@@ -11,6 +11,8 @@ from dotenv import dotenv_values
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from core.errors import ConfigurationError
+
 
 def default_data_dir() -> Path:
     """``$XDG_DATA_HOME/agentic-rag``, or ``~/.local/share/agentic-rag`` when XDG is unset."""
@@ -125,6 +127,30 @@ class Settings(BaseSettings):
     queries of each hop on node events."""
     mcp_ingest: bool = False
     """Let MCP clients call the ``ingest`` tool of ``agentic-rag mcp`` (also ``--allow-ingest``)."""
+
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _data_dir_is_a_folder(cls, value: object) -> object:
+        if isinstance(value, (str, Path)) and not str(value).strip():
+            raise ValueError("the data folder is empty; give a folder's path")
+        if isinstance(value, (str, Path)) and Path(value).exists() and not Path(value).is_dir():
+            raise ValueError(f"{value} is a file, not a folder; give the data folder's path")
+        return value
+
+    def ensure_data_dir(self) -> Path:
+        """The data folder, created if missing.
+
+        Raises:
+            ConfigurationError: it cannot be created (a read-only place, a file on its path).
+        """
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigurationError(
+                f"cannot create the data folder {self.data_dir} ({exc.strerror or exc}); "
+                "give --data-dir (or AGENTIC_RAG_DATA_DIR) a folder you can write to"
+            ) from None
+        return self.data_dir
 
     @field_validator("collection")
     @classmethod

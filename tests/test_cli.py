@@ -241,6 +241,18 @@ def test_invalid_settings(cli, args, expected):
     assert expected in one_line_error(proc)
 
 
+def test_a_data_folder_that_is_a_file_or_cannot_be_made_is_a_clear_error(cli, tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder")
+    for args in (("ingest", str(afile)), ("demo",)):
+        proc = cli(*args, "--data-dir", str(afile))
+        assert proc.returncode == ConfigurationError.exit_code
+        assert f"{afile} is a file, not a folder" in one_line_error(proc)
+    proc = cli("ingest", str(afile), "--data-dir", str(afile / "below"))  # a file on the path: nothing to create
+    assert proc.returncode == ConfigurationError.exit_code
+    assert f"cannot create the data folder {afile / 'below'}" in one_line_error(proc)
+
+
 def test_usage_errors_are_typer_messages_not_tracebacks(cli):
     proc = cli("ask")
     assert proc.returncode == 2 and "Missing argument" in proc.stderr and "Traceback" not in proc.stderr
