@@ -251,7 +251,9 @@ def _read_bytes(path: Path) -> bytes:
         raise UnreadableSourceError("not a regular file (a FIFO, socket or device)")
     suffix = path.suffix.lower()
     if suffix not in TEXT_SUFFIXES:
-        raise UnreadableSourceError(f"unsupported file type '{suffix}'")
+        raise UnreadableSourceError(
+            f"unsupported file type '{suffix}'" if suffix else "no file extension to read its type by"
+        )
     try:
         return path.read_bytes()
     except OSError as exc:

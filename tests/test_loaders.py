@@ -75,6 +75,7 @@ def test_long_text_is_split_with_overlap(tmp_path):
         ("broken.docx", b"PK\x03\x04 not a real package", "not a readable .docx file"),
         ("broken.xlsx", b"not a zip", "not a readable .xlsx file"),
         ("drawing.svg", b"<svg/>", "unsupported file type '.svg'"),
+        ("Makefile", b"all:\n", "no file extension"),
         ("empty.md", b"   \n", "empty"),
         ("nul.txt", b"text\x00\x01binary", "NUL"),
         ("other.jsonl", b'{"a": 1}\n', "HotpotQA"),
