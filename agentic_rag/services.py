@@ -12,8 +12,9 @@ from langchain_core.language_models import BaseChatModel
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
+from core.spelling import coined_words
 from core.telemetry_export import configure_telemetry
-from core.text import STOPWORDS, coined_words, compound_names, cross_reference, exact_names, identifiers, terms
+from core.text import STOPWORDS, compound_names, cross_reference, exact_names, identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import DEFAULT_OF, definition_subject, expected_type
@@ -242,11 +243,13 @@ class Services:
     def absent_terms(self, question: str) -> list[str]:
         """The question's identifiers, capitalised compounds and coined lower-case words
         (:func:`core.text.identifiers`, :func:`core.text.compound_names`,
-        :func:`core.text.coined_words`) that no chunk contains."""
-        compounds = compound_names(question)
+        :func:`core.spelling.coined_words`) that no chunk contains, but for typos of a word some
+        chunk holds (:meth:`store.names.NameIndex.typos`)."""
+        compounds, coined = compound_names(question), coined_words(question)
         parts = {part for compound in compounds for part in compound.split("-")}  # "Seven" of "Seven-Day"
-        named = [*(n for n in identifiers(question) if n not in parts), *compounds, *coined_words(question)]
-        return self.store.names.absent(named)
+        named = [*(n for n in identifiers(question) if n not in parts), *compounds, *coined]
+        absent = self.store.names.absent(named)
+        return [w for w in absent if w not in self.store.names.typos([a for a in absent if a in coined])]
 
     def question_terms(self, question: str, absent: list[str] | None = None) -> QuestionTerms:
         """What the collection says of ``question``'s words (see :class:`graph.services.QuestionTerms`).
@@ -256,7 +259,7 @@ class Services:
         (:func:`core.text.identifiers`) no chunk contains (``absent``, when already known) the
         most a term can (df 0). The identifiers (code-like — CamelCase, all-caps, snake_case or
         dotted: ``MySQL`` — or capitalised words of prose: ``Westphalia``) and coined words
-        (``pgbouncer``, :func:`core.text.coined_words`) that some chunk, but
+        (``pgbouncer``, :func:`core.spelling.coined_words`) that some chunk, but
         at most ``tuning.rare_name_chunks`` chunks, hold are its rare names. Each name's literal
         chunk count is read once.
         """

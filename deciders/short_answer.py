@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from core.text import STOPWORDS, coined_words, term_set, terms, tidy_span
+from core.spelling import coined_words
+from core.text import STOPWORDS, term_set, terms, tidy_span
 from deciders.answer_support import Candidate
 from deciders.answer_types import AnswerType
 from deciders.comparison import options
@@ -141,7 +142,7 @@ def statement_clause(sentence: str, question: str) -> str | None:
 
 def command_line(sentence: str, option: str) -> str:
     """The command line an ``option`` span sits in, when a program's name (spelled as code, a
-    word English does not use: :func:`core.text.coined_words`, or any word after a shell prompt
+    word English does not use: :func:`core.spelling.coined_words`, or any word after a shell prompt
     ``$``) comes right before it: its program, the option and up to three arguments before a
     stop word or the clause's end ("python3 -m venv /path/to/env" for ``-m``, "postgres -D
     /usr/local/pgsql/data" for ``-D`` in "$ postgres -D /usr/local/pgsql/data"); else the option

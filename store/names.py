@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from core.spelling import near_words
 from core.text import continued_entry
 from store.connection import TableAddon
 from store.filters import ChunkFilter
@@ -96,6 +97,12 @@ class NameIndex(TableAddon):
             ).fetchone()[0]:
                 found.append(word)
         return found
+
+    def typos(self, words: Sequence[str]) -> list[str]:
+        """Those of ``words`` one edit from an English word some chunk contains
+        (:func:`core.spelling.near_words`, then :meth:`absent`): "whitespce" in a manual that
+        says "whitespace" is a typo, not a name the collection lacks."""
+        return [w for w in words if (near := near_words(w)) and len(self.absent(near)) < len(near)]
 
     def naming(self, names: Sequence[str], k: int, where: ChunkFilter | None = None) -> list[str]:
         """The ``k`` chunks that name ``names`` (exact names such as ``work_mem``, which the

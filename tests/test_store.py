@@ -114,6 +114,15 @@ def test_a_name_asked_without_its_accents_is_present(make_app, tmp_path):
     assert app.services.absent_terms("Did Benitez write the music for Citus?") == ["Citus"]
 
 
+def test_a_typo_of_a_word_the_collection_holds_is_not_absent(make_app, tmp_path):
+    (tmp_path / "str.txt").write_text("str.strip removes leading and trailing whitespace from the string.")
+    app = make_app()
+    app.ingest([tmp_path])
+    assert app.services.absent_terms("What does str.strip do with whitespce?") == []  # "whitespace", mistyped
+    assert app.services.absent_terms("What does str.strip do with pgbouncer?") == ["pgbouncer"]
+    assert app.services.absent_terms("Does str.strip work on a hostnme?") == ["hostnme"]  # nor does it say "hostname"
+
+
 def test_a_capitalised_compound_no_chunk_holds_is_absent_however_it_is_hyphenated(make_app, tmp_path):
     (tmp_path / "war.txt").write_text("The Six Day War of 1967 changed the Islamic world; Anglo-Saxon co-operation.")
     app = make_app()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import bm25s
 
+from core.spelling import coined_words, near_words
 from core.text import (
     STOPWORDS,
     _stemmer,
     api_entry_name,
-    coined_words,
     continued_entry,
     cross_reference,
     identifiers,
@@ -139,6 +139,8 @@ def test_a_coined_lower_case_word_names_a_product():
     assert coined_words("What port does pgbouncer listen on, and does timescaledb?") == ["pgbouncer", "timescaledb"]
     assert coined_words("Which tablespace did the Normans stock?") == ["tablespace"]  # capitals are identifiers
     assert coined_words("What reserach was improtant?") == []  # typos: one edit from an English word
+    assert near_words("whitespce") == ["whitespace"]  # a typo pyspellchecker's dictionary does not know
+    assert near_words("pgbouncer") == []
 
 
 ENTRY = (
