@@ -1,0 +1,54 @@
+"""Words English does not use, and typos: which lower-case words of a question are coined names
+(``pgbouncer``) rather than English words or misspellings of them."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from core.text import STOPWORDS
+
+COINED_ZIPF = 1.5
+"""Zipf frequency (log10 of uses per billion words) below which a lower-case word is no English
+word: "pgbouncer" 0, "tablespace" 1.49, against "rebranded" 2.1, "stock" 4.9."""
+
+
+@lru_cache(maxsize=1)
+def _spelling():
+    """pyspellchecker's English dictionary, for typos (its word list loads in ~0.2 s: on first use)."""
+    from spellchecker import SpellChecker
+
+    return SpellChecker(language="en", distance=1)
+
+
+def coined_words(text: str) -> list[str]:
+    """Lower-case words of ``text`` of four or more letters that English does not use, nor are a
+    typo of an English word, in order, without repeats: products and tools written in lower case
+    (``pgbouncer``, ``timescaledb``, ``tablespace``), which :func:`identifiers` does not see.
+
+    A word is unused below :data:`COINED_ZIPF` in wordfreq's English frequencies (Speer, wordfreq
+    3); a typo ("reserach") is one edit from a word of pyspellchecker's English dictionary
+    (Norvig 2007, "How to Write a Spelling Corrector"). A coined word one edit from an English word
+    is missed ("patroni": "patron"): the typo is the likelier reading.
+    """
+    from wordfreq import zipf_frequency  # its word lists load in ~0.3 s: only when a question is read
+
+    words = dict.fromkeys(re.findall(r"(?<![\w.-])[a-z]{4,}(?![\w.-])", text))
+    rare = [w for w in words if w not in STOPWORDS and zipf_frequency(w, "en") < COINED_ZIPF]
+    spelling = _spelling() if rare else None
+    return [w for w in rare if not spelling.known(spelling.edit_distance_1(w))]
+
+
+TYPO_ZIPF = 2.0
+"""Zipf frequency from which a word one edit from a coined word may be what was meant:
+"whitespace" 2.17 for "whitespce"."""
+
+
+def near_words(word: str) -> list[str]:
+    """English words one edit (a letter deleted, inserted, replaced or two swapped) from ``word``
+    used at least :data:`TYPO_ZIPF` in wordfreq's frequencies, most used first: what a typo may
+    have meant ("whitespace" for "whitespce"), whether or not pyspellchecker's dictionary has it."""
+    from wordfreq import zipf_frequency
+
+    near = {c: zipf_frequency(c, "en") for c in _spelling().edit_distance_1(word) if c.isalpha() and c != word}
+    return sorted((c for c, zipf in near.items() if zipf >= TYPO_ZIPF), key=lambda c: -near[c])
