@@ -87,8 +87,10 @@ class Candidate:
 
 def focus_weights(question: str, term_weights: Mapping[str, float]) -> dict[str, float]:
     """The question's terms with their weights: ``term_weights`` (IDF over the collection) where
-    known, else their median (1.0 each when none is known); "what kind of X" asks "which X"."""
-    q_terms = term_set(re.sub(r"\b(which|what)\s+(?:kind|type|sort)s?\s+of\b", r"\1", question, flags=re.I))
+    known, else their median (1.0 each when none is known); "what kind of X" asks "which X", and
+    "what does X stand for" what X is (the definition of an abbreviation holds no "stand")."""
+    asked = re.sub(r"\b(which|what)\s+(?:kind|type|sort)s?\s+of\b", r"\1", question, flags=re.I)
+    q_terms = term_set(re.sub(r"\bstands?\s+for\s*\?*\s*$", "", asked, flags=re.I))
     known = sorted(term_weights[t] for t in q_terms if t in term_weights)
     fallback = known[len(known) // 2] if known else 1.0
     return {t: term_weights.get(t, fallback) for t in q_terms}

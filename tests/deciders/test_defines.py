@@ -68,3 +68,8 @@ def test_what_kind_of_x_asks_which_x():
     assert set(focus_weights("What kind of index do I get?", {})) == {"index", "get"}
     assert set(focus_weights("Which types of lock exist?", {})) == {"lock", "exist"}
     assert "kind" in focus_weights("Is this kind of lock strong?", {})  # no "what/which": a word of the question
+
+
+def test_what_an_abbreviation_stands_for_asks_what_it_is():
+    assert set(focus_weights("What does GIL stand for?", {})) == {"gil"}  # its definition holds no "stand"
+    assert "stand" in focus_weights("Who did stand for election in 1990?", {})  # not at the question's end
