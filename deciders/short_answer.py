@@ -20,6 +20,7 @@ from deciders.answer_types import AnswerType
 from deciders.comparison import options
 from deciders.contrast import negative_clause
 from deciders.lexicon import (
+    API_NOUNS,
     CODE_SPELLING,
     CONTINENTS,
     COUNTRIES,
@@ -37,6 +38,11 @@ _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
 _REASON_OR_MANNER = re.compile(r"\s*(?:why|how)\b", re.I)
 """A question asking why, or how something happens (a typed "how many / much / long" is no ``other``)."""
 _KEYWORDS = re.compile(KEYWORD_RUN)
+_API_STEMS = frozenset(t for noun in API_NOUNS for t in terms(noun))
+_NOT_A_NAME = frozenset(
+    "a an the this that these those its their each every any in of to for from by on at with as and or".split()
+)
+"""Words before an API noun that are no name of it ("the module", "in module winreg")."""
 _BOUND = re.compile(r"\b(?:at most|at least|up to|no more than|no less than|as (?:many|much|few|little) as)\b", re.I)
 """A bound a question may ask for, which stands right before the answer's number in the sentence."""
 _HOW_TO_VERB = re.compile(r"^\s*how\s+(?:do|can|should|would)\s+(?:i|you|we|one)\s+(?P<verb>[a-z]+)\b", re.I)
@@ -48,7 +54,8 @@ def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
     NOUN …?" question asks for), at its first mention: the capitalised name right after it
     ("the river Aare" → "Aare", "anthropologists David Graeber" → "David Graeber"), else the
     words before it that are neither stop words nor other question terms, with it ("the RNA
-    interference pathway" → "RNA interference pathway"); ``None`` when the sentence does not
+    interference pathway" → "RNA interference pathway"; for an API noun also a lower-case stop
+    word: "the re module" → "re module"); ``None`` when the sentence does not
     mention the noun or nothing qualifies it. The question's focus noun as the answer's type
     (Moldovan et al. 2000)."""
     asked = term_set(question) - {noun}
@@ -65,6 +72,9 @@ def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
         start = i
         while start > 0 and stems[start - 1] and not set(stems[start - 1]) & asked:
             start -= 1
+        before = tokens[i - 1].group(0) if i else ""
+        if start == i and noun in _API_STEMS and re.fullmatch(r"[a-z_]\w*", before) and before not in _NOT_A_NAME:
+            start -= 1  # an API's name that is also a stop word: "the re module" → "re"
         return tidy_span(sentence[tokens[start].start() : token.end()]) if start < i else None
     return None
 

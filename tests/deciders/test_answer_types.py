@@ -246,6 +246,8 @@ def test_a_place_in_technical_documents_may_be_a_file_or_a_path():
             "B-tree index",
         ),
         ("What pathway is conserved?", "Nothing about it here.", None),
+        ("Which module provides regular expressions?", "The re module provides an interface to them.", "re module"),
+        ("Which module provides regular expressions?", "The module provides an interface to them.", None),
     ],
 )
 def test_the_phrase_naming_the_noun_a_question_asks_for(question, sentence, phrase):
