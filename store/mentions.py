@@ -25,8 +25,8 @@ chunks (re-ingest, source removal) deletes their nodes and edges in the same sta
 * ``<table>_scanned`` (alias): aliases every scanned chunk has been matched against (an edited
   document whose names stay the same causes no rescan).
 
-The comment on ``<table>_linked`` records the matching rule (:data:`MATCH_RULE`) its edges were
-found by; an update that finds another rule there drops the edges and scans every chunk again.
+The comment on ``<table>_linked`` records the matching rule (:data:`MATCH_RULE`); an update
+finding another drops the edges and scans every chunk again (a fresh graph has none to drop).
 
 :meth:`MentionGraph.update` runs after each ingest, in one transaction: it drops edges to
 entities that no longer exist, adds the nodes of unscanned chunks, scans those chunks against
@@ -88,10 +88,9 @@ def own_aliases(title: str, text: str) -> set[str]:
 
 
 def name_case(names: Iterable[str]) -> str:
-    """How an alias of these entity names must be written to be a mention of one: ``"caps"``
-    when every name is written in capitals before its qualifier (two letters at least:
-    ``WHENEVER``, ``SOS (ABBA song)``), else ``"capital"`` when one starts with a capital, else
-    ``"any"``."""
+    """How an alias of these names must be written to be a mention: ``"caps"`` when every name is
+    in capitals before its qualifier (two letters at least: ``WHENEVER``, ``SOS (ABBA song)``),
+    else ``"capital"`` when one starts with a capital, else ``"any"``."""
     bare = [strip_qualifier(name) for name in names]
     if all(sum(ch.isalpha() for ch in name) >= 2 and name == name.upper() for name in bare):
         return "caps"
@@ -239,8 +238,9 @@ class MentionGraph(TableAddon):
         started = time.perf_counter()
         with self.serialised("mentions"):
             rule = conn.execute("SELECT obj_description(%s::regclass, 'pg_class')", (f"{t}_linked",)).fetchone()[0]
-            if rule != MATCH_RULE:  # edges found by an older rule: every chunk is scanned again
-                conn.execute(f"TRUNCATE {t}_mentions, {t}_linked, {t}_scanned")
+            if rule != MATCH_RULE:  # edges found by an older rule (if any): every chunk is scanned again
+                if conn.execute(f"SELECT EXISTS (SELECT 1 FROM {t}_linked)").fetchone()[0]:
+                    conn.execute(f"TRUNCATE {t}_mentions, {t}_linked, {t}_scanned")
                 conn.execute(f"COMMENT ON TABLE {t}_linked IS '{MATCH_RULE}'")
             before = {r[0] for r in conn.execute(f"SELECT alias FROM {t}_scanned").fetchall()}
             fresh = conn.execute(
