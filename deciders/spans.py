@@ -94,6 +94,7 @@ _PRONOUNS = frozenset({"it", "this", "that", "them", "they", "these", "those", "
 """Words a default's wording may end on that name no value ("the default value scales proportionally to it")."""
 _KEYWORD_DEFAULT = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)=(?P<value>'[^']*'|\"[^\"]*\"|[^\s,()=]+)")
 """A keyword parameter's default in a signature: ``lru_cache(maxsize=128, typed=False)``."""
+_BLANK_LITERAL = re.compile(r"(['\"])\s*\1")
 _YES, _NO = "Yes", "No"
 
 
@@ -156,9 +157,10 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         return []
     if kind in ("person", "organisation", "place"):  # a possessor ("Robert's son") is not who is asked about
         found = [name_only(s) for s in found if not re.search(r"\w['’]s$", s)]
-    kept = [tidy_span(s) for s in found if s and tidy_span(s)]
+    # a quoted blank stays as written: print's default sep=' ' is "' '", not nothing
+    kept = [t for s in found if s and (t := tidy_span(s) or (s if _BLANK_LITERAL.fullmatch(s) else ""))]
     kept = [s for s in kept if not (kind == "command" and s in lexicon.ACRONYMS) and not lexicon.FURNITURE.match(s)]
-    quoted = {tidy_span(s) for s in found if s and s[0] in "'\"‘“"}  # a literal: "The default is 'Default'"
+    quoted = {tidy_span(s) or s for s in found if s and s[0] in "'\"‘“"}  # a literal: "The default is 'Default'"
     # a function row's name is code, a repeat only when called so: "lower" answers "… to lower case?"
     calls = {s for s in kept if kind == "command" and sentence.startswith(f"| {s} ( ") and f"{s}(" not in question}
     return list(dict.fromkeys(s for s in kept if s in quoted | calls or not _repeats(s, kind, question, asked)))

@@ -106,6 +106,8 @@ def test_a_signature_gives_the_default_of_the_parameter_the_question_names():
     assert spans(example, "default", "What is the default indent of json.dumps?") == []  # a call, not a default
     hook = "json.JSONEncoder(default=encode_complex)"
     assert spans(hook, "default", "What is the default indent of json.dumps?") == []  # "default" names no parameter
+    printing = "print(*objects, sep=' ', end='\\n', file=None, flush=False)"
+    assert spans(printing, "default", "What is the default sep of print?") == ["' '"]  # a blank, quoted as written
 
 
 def test_a_default_asked_as_a_measure_must_be_one():
