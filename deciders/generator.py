@@ -205,6 +205,9 @@ class ExtractiveGenerator:
             if verdict is not None:
                 return compared(verdict, weights)
         ranked = rank_candidates(question, kind, evidence, weights, self.tuning, request.avoid, self.embeddings)
+        if ranked and denied(question, with_context(ranked[0])):  # a denying best yields to an as well supported one
+            top = ranked[0].support
+            ranked = sorted(ranked, key=lambda c: c.support < top or bool(denied(question, with_context(c))))
         # a yes/no about named code needs a sentence naming it ("CONNECT BY", not "connections"): the best, else none
         missing: list[str] = []
         if kind == "yes_no":
@@ -225,12 +228,10 @@ class ExtractiveGenerator:
         if chosen and not chain:
             missing += unmentioned(question, " ".join(f"{c['title']} {c['text']}" for c in evidence))
         said = with_context(chosen[0]) if chosen else ""
-        # the opposite of a question word ("the second German Empire" for "the third German empire"): deciders.contrast
-        swaps = contradicted(question, said) if chosen else []
+        swaps = contradicted(question, said) if chosen else []  # "the second German Empire" for "the third …"
         # a question asking what did not happen, against sentences saying only what did
         denial = unnegated(question, " ".join(with_context(c) for c in chosen)) if chosen else ""
-        # … a sentence saying "not" of what the question takes as given ("reached no decision"), or with the question's
-        # roles swapped ("X was absorbed into Y" for "What was absorbed into X?": deciders.roles)
+        # … saying "not" of what the question takes as given ("reached no decision"), or roles swapped (deciders.roles)
         denying = (denied(question, said) or reversed_roles(question, chosen[0].sentence)) if chosen else ""
         objection = bool(swaps or denial or denying)
         supported = chosen and alone >= self.tuning.min_answer_support and not objection
@@ -243,8 +244,7 @@ class ExtractiveGenerator:
                 text = text.replace(
                     f" {with_context(rival)} [", f" Under {rival.chunk['title']}: {with_context(rival)} ["
                 )
-            # a chain's answer is at its end: "the drummer of the band that released X" is named
-            # by the last link, the first sentence names only the band
+            # a chain's answer is at its end: "the drummer of the band that released X" is named by the last link
             source = (
                 next((c for c in reversed(chosen) if c.spans or kind in UNTYPED), chosen[0]) if chain else chosen[0]
             )

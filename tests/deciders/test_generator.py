@@ -638,3 +638,16 @@ def test_a_bound_the_question_asks_picks_the_number_the_sentence_bounds_the_same
     assert asked.short_answer == "1 GB"
     unbounded = ExtractiveGenerator().generate(AnswerRequest("How large can a large object be?", [toast], "answer"))
     assert unbounded.short_answer == "4 TB"  # no bound asked: the nearest number
+
+
+def test_a_best_sentence_denying_the_question_yields_to_one_as_well_supported():
+    nextfile = chunk(
+        "fileinput",
+        "fileinput",
+        "fileinput.nextfile() closes the current file so that the next iteration will read the first line from "
+        "the next file; lines not read from the file will not count towards the cumulative line count.",
+    )
+    tutorial = chunk("io", "Input and Output", "f.readline() reads a single line from the file.")
+    question = "How do I read a file line by line?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [nextfile, tutorial], "answer"))
+    assert not answer.abstained and "f.readline() reads a single line" in answer.text
