@@ -33,7 +33,8 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
         r"\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m|p\.m))\b"
     ),
     "command": re.compile(
-        r"(\\[a-zA-Z][\w+]*|(?<![\w-])(?:-[a-zA-Z]{1,2}\b|--[a-z][\w-]*)(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
+        # a meta-command (\dt), not an escape inside a string literal ('… the file.\n')
+        r"((?<![\w.])\\[a-zA-Z][\w+]*(?![\w+'\"])|(?<![\w-])(?:-[a-zA-Z]{1,2}\b|--[a-z][\w-]*)(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
         r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|"  # snake case in capitals: CURRENT_DATE, PG_VERSION_NUM
         r"(?<=^\| )[a-z_][a-z0-9_]*(?= \( )|"  # a function table row's name: "| lower ( text ) → text Converts …"
         rf"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|{lexicon.KEYWORD_RUN}|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"

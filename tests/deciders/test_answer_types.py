@@ -498,3 +498,9 @@ def test_a_function_tables_row_names_its_function_as_code_though_spelled_as_a_wo
     row = "| lower ( text ) → text Converts the string to all lower case, according to the rules of the locale."
     assert spans(row, "command", "Which function converts a string to lower case?") == ["lower"]  # no repeat
     assert spans(row, "command", "What does lower() return for NULL?") == []  # the question calls it
+
+
+def test_an_escape_in_a_string_literal_is_no_meta_command():
+    example = ">>> f.readline() 'This is the first line of the file.\\n' >>> f.readline()"
+    assert spans(example, "command", "How do I read a file line by line?") == ["f.readline"]
+    assert spans("Use \\dt or (\\x); \\timing on.", "command", "Which psql command?") == ["\\dt", "\\x", "\\timing"]
