@@ -34,7 +34,7 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
     ),
     "command": re.compile(
         # a meta-command (\dt), not an escape inside a string literal ('… the file.\n')
-        r"((?<![\w.])\\[a-zA-Z][\w+]*(?![\w+'\"])|(?<![\w-])(?:-[a-zA-Z]{1,2}\b|--[a-z][\w-]*)(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
+        r"((?<![\w.'\"\\])\\[a-zA-Z][\w+]*(?![\w+'\"\\])|(?<![\w-])(?:-[a-zA-Z]{1,2}\b|--[a-z][\w-]*)(?:=\w+)?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|\b[a-z_]+\(\)|"
         r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|"  # snake case in capitals: CURRENT_DATE, PG_VERSION_NUM
         r"(?<=^\| )[a-z_][a-z0-9_]*(?= \( )|"  # a function table row's name: "| lower ( text ) → text Converts …"
         rf"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|{lexicon.KEYWORD_RUN}|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"
@@ -79,7 +79,7 @@ _DEFAULT_VALUE = re.compile(
     r"(?!the (?:opposite|same)\b)"
     # a list opening on a quoted item runs to the sentence's end ('"$user", public'), else a value ends at a comma
     r"(?P<value>(?:\"[^\"]*\"|'[^']*')(?:,\s*[\w$\"']+)+(?=\.(?!\d)|;|$)|(?:[^.;]|\.(?=\d))+?)"
-    r"(?=\.(?!\d)|;|:\s|,\s|\s+(?:which|but|and|if|unless|when|for)\b|$)|"
+    r"(?=\.(?!\d)|;|:\s|,\s|\s+(?:which|but|and|if|unless|when|for|because|since|although|though)\b|$)|"
     r"\bdefault,\s+(?P<comma>-?\d[\w.]*)(?=,)|"
     r"(?<![\w.\\'-])(?P<before>-?\d[\w.]*|zero|on|off|true|false|enabled|disabled|none|\w+_\w+|'[^']*'|the empty string"
     r"(?:\s+'')?|(?-i:[A-Z]{2,}\w*))\s+(?-i:by)\s+default\b|"
@@ -118,7 +118,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         found = [v for v in found if v.lower().strip(" .)") not in _PRONOUNS]  # "scales proportionally to it"
         if ">>>" not in sentence:  # an example call (">>> json.dumps(x, indent=4)") sets, not defaults
             named = [m for m in _KEYWORD_DEFAULT.finditer(sentence) if term_set(m["name"]) <= asked - {"default"}]
-            found += [m["value"] for m in named if term_set(m["name"])]
+            found = [m["value"] for m in named if term_set(m["name"])] + found  # the parameter asked, first
         if measure := default_measure(question):
             found = [value for value in found if _measure_of(value, measure, question)]
         if measure == "number":  # "the value established during compilation (normally 5432)": the number

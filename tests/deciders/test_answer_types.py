@@ -108,6 +108,9 @@ def test_a_signature_gives_the_default_of_the_parameter_the_question_names():
     assert spans(hook, "default", "What is the default indent of json.dumps?") == []  # "default" names no parameter
     printing = "print(*objects, sep=' ', end='\\n', file=None, flush=False)"
     assert spans(printing, "default", "What is the default sep of print?") == ["' '"]  # a blank, quoted as written
+    described = "sorted(iterable, *, key=None, reverse=False): The default value is None (compare the elements)."
+    assert spans(described, "default", "What does sorted's reverse default to?")[0] == "False"  # the one asked, first
+    assert spans("The default is 8 because pages are small.", "default", "What is the default?") == ["8"]
 
 
 def test_a_default_asked_as_a_measure_must_be_one():
@@ -503,4 +506,5 @@ def test_a_function_tables_row_names_its_function_as_code_though_spelled_as_a_wo
 def test_an_escape_in_a_string_literal_is_no_meta_command():
     example = ">>> f.readline() 'This is the first line of the file.\\n' >>> f.readline()"
     assert spans(example, "command", "How do I read a file line by line?") == ["f.readline"]
+    assert spans('Use lines.rstrip("\\r\\n") for it.', "command", "How do I strip a line?") == ["lines.rstrip"]
     assert spans("Use \\dt or (\\x); \\timing on.", "command", "Which psql command?") == ["\\dt", "\\x", "\\timing"]
