@@ -102,8 +102,8 @@ API_NOUNS = frozenset(
 SYNTAX_LINE = re.compile(r"\{[^{}]*\|[^{}]*\}|\[\s*,\s*\.\.\.\s*\]")
 """A command's syntax synopsis ("ALTER SYSTEM SET name { TO | = } { value [, ...] | DEFAULT }"):
 it answers how a command is written, nothing else (its keywords are no place or default)."""
-KEYWORD_RUN = r"\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b"
-"""A run of words in capitals ("ALTER TABLE", "RENAME COLUMN"): an SQL keyword phrase (a pattern)."""
+KEYWORD_RUN = r"\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b(?!-\d)"
+"""A run of words in capitals ("ALTER TABLE"): an SQL keyword phrase (a pattern); no "CVE" of "CVE-2020-10735"."""
 COMMAND_PHRASE = re.compile(r"\b[A-Z][A-Z_]+(?:\s+[A-Z][A-Z_]+)+\b")
 """A command written in capitals in a question ("ALTER SYSTEM SET", "SELECT DISTINCT ON"): a
 sentence naming it is about it; one naming another command ("ALTER PROCEDURE … SET FROM
