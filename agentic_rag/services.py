@@ -241,15 +241,15 @@ class Services:
         return self.store.fetch(ids)
 
     def absent_terms(self, question: str) -> list[str]:
-        """The question's identifiers, capitalised compounds and coined lower-case words
-        (:func:`core.text.identifiers`, :func:`core.text.compound_names`,
-        :func:`core.spelling.coined_words`) that no chunk contains, but for typos of a word some
-        chunk holds (:meth:`store.names.NameIndex.typos`)."""
+        """The question's identifiers, capitalised compounds and coined lower-case words (:func:`core.text.identifiers`,
+        :func:`core.text.compound_names`, :func:`core.spelling.coined_words`) that no chunk contains, but for typos
+        of a word some chunk holds (:meth:`store.names.NameIndex.typos`)."""
         compounds, coined = compound_names(question), coined_words(question)
         parts = {part for compound in compounds for part in compound.split("-")}  # "Seven" of "Seven-Day"
         named = [*(n for n in identifiers(question) if n not in parts), *compounds, *coined]
         absent = self.store.names.absent(named)
-        return [w for w in absent if w not in self.store.names.typos([a for a in absent if a in coined])]
+        typos = set(self.store.names.typos([a for a in absent if a in coined]))  # looked up once
+        return [w for w in absent if w not in typos]
 
     def question_terms(self, question: str, absent: list[str] | None = None) -> QuestionTerms:
         """What the collection says of ``question``'s words (see :class:`graph.services.QuestionTerms`).

@@ -158,10 +158,11 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         return []
     if kind in ("person", "organisation", "place"):  # a possessor ("Robert's son") is not who is asked about
         found = [name_only(s) for s in found if not re.search(r"\w['’]s$", s)]
-    # a quoted blank stays as written: print's default sep=' ' is "' '", not nothing
-    kept = [t for s in found if s and (t := tidy_span(s) or (s if _BLANK_LITERAL.fullmatch(s) else ""))]
-    kept = [s for s in kept if not (kind == "command" and s in lexicon.ACRONYMS) and not lexicon.FURNITURE.match(s)]
-    quoted = {tidy_span(s) or s for s in found if s and s[0] in "'\"‘“"}  # a literal: "The default is 'Default'"
+    # each span tidied once; a quoted blank stays as written: print's default sep=' ' is "' '", not nothing
+    written = {s: tidy_span(s) or (s if _BLANK_LITERAL.fullmatch(s) else "") for s in found if s}
+    kept = [w for w in written.values() if w and not (kind == "command" and w in lexicon.ACRONYMS)]
+    kept = [s for s in kept if not lexicon.FURNITURE.match(s)]
+    quoted = {w for s, w in written.items() if s[0] in "'\"‘“"}  # a literal: "The default is 'Default'"
     # a function row's name is code, a repeat only when called so: "lower" answers "… to lower case?"
     calls = {s for s in kept if kind == "command" and sentence.startswith(f"| {s} ( ") and f"{s}(" not in question}
     return list(dict.fromkeys(s for s in kept if s in quoted | calls or not _repeats(s, kind, question, asked)))
