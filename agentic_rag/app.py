@@ -7,26 +7,21 @@ import os
 import uuid
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Literal, Sequence
+from typing import Any, AsyncIterator, Callable, Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from agentic_rag.checkpoints import checkpoint_location, close_checkpointer, open_async_checkpointer, open_checkpointer
 from agentic_rag.services import FROM_SETTINGS, Services
-from agentic_rag.threads import history_rows, require_collection, status_of, thread_rows
+from agentic_rag.threads import ReplayEdit, history_rows, require_collection, status_of, thread_rows
 from core import telemetry
-from core.errors import (
-    CollectionNotFoundError,
-    InvalidAnswerError,
-    ThreadError,
-    describe_validation,
-)
+from core.errors import CollectionNotFoundError, InvalidAnswerError, ThreadError, describe_validation
 from core.settings import Settings
 from graph.builder import build_graph
-from graph.context import MAX_RETRIES_LIMIT, RunContext, question_input, validate_question
+from graph.context import RunContext, question_input, validate_question
 from graph.interrupts import InvalidResumeError, parse_decision
 from graph.state import OutputState
 from ingest.loaders import Source
@@ -42,15 +37,6 @@ answer (``AIMessage``) — never a decider's reply or a draft the grounding chec
 
 NO_ANSWER: Any = object()
 """Marker for "no resume value given" (``None`` is a valid JSON answer)."""
-
-
-class ReplayEdit(BaseModel):
-    """State fields ``replay`` may overwrite before continuing."""
-
-    model_config = ConfigDict(extra="forbid")
-    query: str | None = Field(default=None, min_length=1, max_length=2000)
-    retries: int | None = Field(default=None, ge=0, le=MAX_RETRIES_LIMIT)
-    route: Literal["retrieve", "direct"] | None = None
 
 
 class App:
@@ -100,7 +86,8 @@ class App:
 
         Returns:
             The :class:`IngestReport` totals (``interrupted`` after Ctrl-C: what was written is
-            kept; the same ingest again continues).
+            kept; the same ingest again continues; ``discarded``: a collection this ingest
+            created holds no chunk, e.g. no file could be read, and was dropped again).
 
         Raises:
             IngestError: a path does not exist, a pattern is invalid, or no supported file was
@@ -108,8 +95,13 @@ class App:
         """
         files = collect_files(paths, self._ingested_under, exclude)
         store = self.services.writable_store()
-        size, overlap = self.settings.chunk_size, self.settings.chunk_overlap
-        return ingest_files(store, paths, files, size, overlap, progress, log)
+        new, store.created = store.created, False  # the ingest that created the collection, not a later one
+        report = ingest_files(store, paths, files, self.settings.chunk_size, self.settings.chunk_overlap, progress, log)
+        if new and not store.count():  # an empty collection would only be listed as existing
+            store.drop()
+            del self.services.store
+            report.discarded = True
+        return report
 
     def _ingested_under(self, folder: Path) -> bool:
         """Whether the collection exists and holds sources from under ``folder``."""
@@ -223,8 +215,14 @@ class App:
             raise
 
     def has_thread(self, thread_id: str) -> bool:
-        """Whether any checkpoint of ``thread_id`` exists."""
-        return bool(self.graph.get_state({"configurable": {"thread_id": thread_id}}).values)
+        """Whether any checkpoint of ``thread_id`` exists.
+
+        Raises:
+            ThreadError: the thread was asked on another collection than this app's.
+        """
+        snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
+        self._check_collection(thread_id, snapshot)
+        return bool(snapshot.values)
 
     def _snapshot(self, thread_id: str):
         snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})

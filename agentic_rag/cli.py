@@ -101,7 +101,7 @@ def ingest(
         except KeyboardInterrupt:
             typer.echo("interrupted; files written so far are kept: run the same command again to continue", err=True)
             raise typer.Exit(130) from None
-        total = application.services.store.count()
+        total = None if report.discarded else application.services.store.count()
     print_ingest(report, application.settings.collection, total, verbose)
     if report.interrupted:
         typer.echo(

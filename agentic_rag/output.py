@@ -208,15 +208,17 @@ def print_interrupt(resume: str, payload: dict) -> None:
     typer.echo(f"  answer with: {resume} --answer VALUE")
 
 
-def print_ingest(report: IngestReport, collection: str, total: int, verbose: bool = False) -> None:
-    """The ingest summary line, then on stderr the skipped files counted by reason, and with
-    ``verbose`` every skipped and empty file by name."""
+def print_ingest(report: IngestReport, collection: str, total: int | None, verbose: bool = False) -> None:
+    """The ingest summary line (``total``: the collection's chunks, ``None`` when it was
+    discarded), then on stderr the skipped files counted by reason, and with ``verbose`` every
+    skipped and empty file by name."""
     typer.echo(
         f"{report.files} files ({report.unchanged} unchanged): {report.added} chunks added, {report.removed} removed"
         + (f", {report.repaired} files repaired (their chunks were missing)" if report.repaired else "")
         + (f", {report.deleted_files} deleted files dropped" if report.deleted_files else "")
         + (f", {report.excluded_files} excluded files dropped" if report.excluded_files else "")
-        + f"; collection '{collection}' holds {total} chunks"
+        + f"; collection '{collection}' "
+        + ("not created: nothing to hold" if total is None else f"holds {total} chunks")
         + graph_summary(report)
     )
     if report.skipped or report.empty:

@@ -1,15 +1,17 @@
 """The checkpointed threads: status, the recent-threads list, a thread's checkpoint history, the
-collection a thread was asked on, and pruning old threads."""
+collection a thread was asked on, the state fields a replay may edit, and pruning old threads."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
+from pydantic import BaseModel, ConfigDict, Field
 
 from core.errors import ThreadError
+from graph.context import MAX_RETRIES_LIMIT
 
 
 def status_of(snapshot: Any) -> str:
@@ -126,3 +128,12 @@ def prune_threads(checkpointer: BaseCheckpointSaver, older_than: timedelta, now:
     for thread_id in gone:
         checkpointer.delete_thread(thread_id)
     return gone
+
+
+class ReplayEdit(BaseModel):
+    """State fields ``replay`` may overwrite before continuing."""
+
+    model_config = ConfigDict(extra="forbid")
+    query: str | None = Field(default=None, min_length=1, max_length=2000)
+    retries: int | None = Field(default=None, ge=0, le=MAX_RETRIES_LIMIT)
+    route: Literal["retrieve", "direct"] | None = None

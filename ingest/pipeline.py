@@ -61,6 +61,9 @@ class IngestReport:
     meanwhile); the same ingest again continues (unchanged files are skipped by hash) and
     finishes both."""
 
+    discarded: bool = False
+    """The ingest created the collection but wrote nothing to it, so it was dropped again."""
+
     def skipped_by_reason(self) -> dict[str, int]:
         """How many files were skipped for each reason (the reason without its details in
         parentheses, e.g. ``unsupported file type '.svg'``, ``not a readable PDF``), most first."""
@@ -236,15 +239,16 @@ def ingest_files(
     report = IngestReport()
     batcher = SourceBatcher(store, report, progress, store.catalog.unbacked(store.table))
     log = None if progress else log
-    logged = time.monotonic()
-    if log:
-        log(report.progress_line(0, len(files)))
+    logged, last_line = time.monotonic(), ""
 
-    def logged_progress(done: int) -> None:
-        nonlocal logged
-        if log and time.monotonic() - logged >= log_every_s:
-            log(report.progress_line(done, len(files)))
-            logged = time.monotonic()
+    def logged_progress(done: int, now: bool = False) -> None:
+        nonlocal logged, last_line
+        line = report.progress_line(done, len(files))
+        if log and line != last_line and (now or time.monotonic() - logged >= log_every_s):
+            log(line)
+            logged, last_line = time.monotonic(), line
+
+    logged_progress(0, now=True)
 
     try:
         statuses: dict[Path, str] = {}  # unchanged files are recognised by their bytes' hash, without parsing them
@@ -279,8 +283,7 @@ def ingest_files(
         batcher.flush()
         order = {str(path): at for at, path in enumerate(files)}
         report.skipped.sort(key=lambda skipped: order.get(skipped[0], len(order)))  # in the files' order
-        if log:  # the last batch is written only now
-            log(report.progress_line(len(files), len(files)))
+        logged_progress(len(files), now=True)  # the last batch is written only now
     except KeyboardInterrupt:
         report.interrupted = True
         store.recover()  # Ctrl-C may have landed mid-COPY: the batch is rolled back, the store usable

@@ -96,3 +96,8 @@ class Catalog:
     def forget_source(self, source: str) -> None:
         """Drop ``source`` from the manifest."""
         self._conn.execute("DELETE FROM rag_sources WHERE collection = %s AND source = %s", (self.collection, source))
+
+    def forget(self) -> None:
+        """Drop the collection's registration and its manifest."""
+        self._conn.execute("DELETE FROM rag_sources WHERE collection = %s", (self.collection,))
+        self._conn.execute("DELETE FROM rag_collections WHERE name = %s", (self.collection,))

@@ -58,7 +58,8 @@ class ChunkStore:
         self.embedding = embedding
         self.table = f"chunks_{collection}"
         self._bind(conn)
-        self._ensure_collection(create)
+        self.created = self._ensure_collection(create)
+        """Whether opening created the collection (it was not registered)."""
 
     def _bind(self, conn: psycopg.Connection) -> None:
         self._conn = conn
@@ -115,7 +116,7 @@ class ChunkStore:
             conn.close()
             raise
 
-    def _ensure_collection(self, create: bool) -> None:
+    def _ensure_collection(self, create: bool) -> bool:
         conn = self._conn
         conn.execute("SELECT pg_advisory_lock(%s)", (_SCHEMA_LOCK,))
         try:
@@ -137,7 +138,7 @@ class ChunkStore:
                     if not self.lexical.current():  # indexed by the earlier per-row trigger: index again
                         self.lexical.rebuild()
                     self.lexical.ensure_indexes()  # a first load stopped before finish_load left them unbuilt
-                    return
+                    return False
                 if not create:  # dropped by hand: ingest rebuilds it below, the manifest then counts as unbacked
                     raise CollectionNotFoundError(
                         f"collection '{self.collection}' has lost its chunk table {self.table} (dropped outside "
@@ -171,28 +172,9 @@ class ChunkStore:
                 self.graph.create_schema()
                 if row is None:
                     self.catalog.register(self.table, self.embedding.model_id, self.embedding.dimension)
+            return row is None
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_SCHEMA_LOCK,))
-
-    def replace_source(
-        self,
-        source: str,
-        content_hash: str,
-        documents: list[Document],
-        on_progress: Callable[[int], None] | None = None,
-    ) -> SourceUpdate:
-        """Make the collection hold exactly ``documents`` for ``source`` (see :meth:`replace_sources`).
-
-        Args:
-            source: the source key (absolute path, or ``scheme:name`` for built-in corpora).
-            content_hash: hash of the whole source, to skip unchanged sources quickly.
-            documents: its chunks; ``metadata`` must hold ``title`` and ``chunk_index``.
-            on_progress: called with the number of chunks written after each batch.
-
-        Returns:
-            How many chunks were added and removed.
-        """
-        return self.replace_sources([SourceChunks(source, content_hash, documents)], on_progress)[0]
 
     def replace_sources(
         self, items: list[SourceChunks], on_progress: Callable[[int], None] | None = None
@@ -215,6 +197,16 @@ class ChunkStore:
             removed = self._conn.execute(f"DELETE FROM {self.table} WHERE source = %s", (source,)).rowcount
             self.catalog.forget_source(source)
         return removed
+
+    def drop(self) -> None:
+        """Drop the collection: its chunk table, BM25 index, mention graph and catalog rows, in
+        one transaction (for a collection an ingest created but could not fill)."""
+        with self._conn.transaction():
+            self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            self.lexical.drop()
+            self.graph.drop()
+            self._conn.execute(f"DROP TABLE IF EXISTS {self.table}")
+            self.catalog.forget()
 
     def finish_load(self, min_chunks: int | None = None) -> tuple[GraphUpdate, bool]:
         """After a load, on two connections at once: this one brings the mention graph in step

@@ -120,6 +120,15 @@ class LexicalIndex(TableAddon):
         )
         self.ensure_indexes()
 
+    def drop(self) -> None:
+        """Drop its tables and trigger functions if they exist (the triggers go with them)."""
+        super().drop()
+        t = self.table
+        self._conn.execute(
+            f"DROP FUNCTION IF EXISTS {t}_index_added(), {t}_unindex_removed(), {t}_reindex_updated(), "
+            f"{t}_unindex_all() CASCADE"
+        )
+
     def ensure_indexes(self) -> None:
         """Create the postings' indexes if they do not exist: by term and impact (the query's
         top postings) and by chunk (removing a chunk's postings)."""

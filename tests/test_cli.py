@@ -338,6 +338,9 @@ def test_a_thread_remembers_its_collection_and_a_failed_ask_leaves_no_thread(cli
     other = run("history", thread, "--collection", "nothing_here")
     assert other.returncode == ThreadError.exit_code
     assert "asked on collection 'remembered'" in one_line_error(other)
+    elsewhere = run("ask", "And his age?", "--thread", thread, "--collection", "nothing_here")
+    assert elsewhere.returncode == ThreadError.exit_code and "(continued)" not in elsewhere.stderr
+    assert "asked on collection 'remembered'" in one_line_error(elsewhere)
     listed = json.loads(run("threads", "--collection", "remembered", "--json", "--limit", "100").stdout)
     assert thread in {row["thread_id"] for row in listed} and {row["collection"] for row in listed} == {"remembered"}
 

@@ -41,6 +41,9 @@ def test_skipped_files_are_counted_by_reason_and_progress_is_logged(make_app, tm
     assert lines[0] == "ingest: 0/5 files, 0 chunks added, 0 skipped"
     assert len(lines) == 7  # the start, one per file here, and the end once the last batch is written
     assert lines[-1] == "ingest: 5/5 files, 2 chunks added, 3 skipped"
+    lines.clear()  # again: nothing changes at the end, so the last line is not repeated
+    ingest_files(app.services.writable_store(), [root], files, 500, 50, log=lines.append, log_every_s=0)
+    assert len(lines) == len(set(lines)) and lines[-1] == "ingest: 5/5 files, 0 chunks added, 3 skipped"
     print_ingest(report, "c", 2, verbose=True)
     err = capsys.readouterr().err
     assert "skipped 3 file(s): 1 not a readable .docx file, 1 unsupported file type '.svg', 1 unsupported" in err
@@ -126,3 +129,25 @@ def test_a_broken_link_and_a_fifo_are_reported_not_silently_left_out(make_app, t
         (str(tmp_path / "dangling.md"), "no such file (a broken symbolic link?)"),
         (str(tmp_path / "pipe.md"), "not a regular file (a FIFO, socket or device)"),
     ]
+
+
+def test_an_ingest_that_writes_nothing_leaves_no_empty_collection(make_app, tmp_path):
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "broken.docx").write_bytes(b"not a zip")
+    app = make_app()
+    report = app.ingest([tmp_path / "bad"])
+    assert report.discarded and not report.files
+    store = app.services.writable_store()  # created again, as new: the first one was dropped
+    assert store.created and app.settings.collection in store.catalog.collections()
+
+    def objects(catalog: str, column: str) -> int:
+        query = f"SELECT count(*) FROM {catalog} WHERE {column} LIKE %s"
+        return store._conn.execute(query, (f"{store.table}%",)).fetchone()[0]
+
+    assert objects("pg_class", "relname") > 0 and objects("pg_proc", "proname") > 0
+    store.drop()  # the chunk table and every table, index and trigger function beside it
+    assert objects("pg_class", "relname") == objects("pg_proc", "proname") == 0
+    assert app.settings.collection not in store.catalog.collections()
+    (tmp_path / "bad" / "good.md").write_text("# Okapi\n\nThe okapi is a giraffid native to the Congo.\n")
+    kept = make_app(collection=app.settings.collection).ingest([tmp_path / "bad"])
+    assert not kept.discarded and kept.added == 1
