@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import re
 from functools import lru_cache
+from typing import Mapping
 
 import bm25s
 import pysbd
@@ -64,6 +65,23 @@ def terms(text: str) -> tuple[str, ...]:
 def term_set(text: str) -> frozenset[str]:
     """Distinct stemmed content terms of ``text``."""
     return frozenset(terms(text))
+
+
+def asked_terms(question: str) -> frozenset[str]:
+    """The question's content terms (:func:`term_set`) without those of its wording:
+    "what kind of X" asks "which X", and "what does X stand for" what X is (the definition of an
+    abbreviation holds no "stand")."""
+    asked = re.sub(r"\b(which|what)\s+(?:kind|type|sort)s?\s+of\b", r"\1", question, flags=re.I)
+    return term_set(re.sub(r"\bstands?\s+for\s*\?*\s*$", "", asked, flags=re.I))
+
+
+def focus_weights(question: str, term_weights: Mapping[str, float]) -> dict[str, float]:
+    """The question's terms (:func:`asked_terms`) with their weights: ``term_weights`` (IDF over
+    the collection) where known, else their median (1.0 each when none is known)."""
+    q_terms = asked_terms(question)
+    known = sorted(term_weights[t] for t in q_terms if t in term_weights)
+    fallback = known[len(known) // 2] if known else 1.0
+    return {t: term_weights.get(t, fallback) for t in q_terms}
 
 
 def coverage(question_terms: frozenset[str], text: str) -> float:

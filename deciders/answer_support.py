@@ -85,17 +85,6 @@ class Candidate:
     """The blended support + the type bonus + the relevance bonus − the evidence-order penalty."""
 
 
-def focus_weights(question: str, term_weights: Mapping[str, float]) -> dict[str, float]:
-    """The question's terms with their weights: ``term_weights`` (IDF over the collection) where
-    known, else their median (1.0 each when none is known); "what kind of X" asks "which X", and
-    "what does X stand for" what X is (the definition of an abbreviation holds no "stand")."""
-    asked = re.sub(r"\b(which|what)\s+(?:kind|type|sort)s?\s+of\b", r"\1", question, flags=re.I)
-    q_terms = term_set(re.sub(r"\bstands?\s+for\s*\?*\s*$", "", asked, flags=re.I))
-    known = sorted(term_weights[t] for t in q_terms if t in term_weights)
-    fallback = known[len(known) // 2] if known else 1.0
-    return {t: term_weights.get(t, fallback) for t in q_terms}
-
-
 def joint_support(credits: Sequence[Mapping[str, float]], weights: Mapping[str, float]) -> float:
     """IDF-weighted share (0–1) of the question's terms that sentences with these ``credits``
     hold together: each term counts its best share among them."""
@@ -140,7 +129,7 @@ def rank_candidates(
         question: the (standalone) question.
         kind: its expected answer type.
         evidence: the chunks, best first (a later chunk loses ``tuning.order_penalty`` per place).
-        weights: the question's terms with their weights (:func:`focus_weights`).
+        weights: the question's terms with their weights (:func:`core.text.focus_weights`).
         tuning: ``dense_share``, ``type_bonus``, ``relevance_bonus``, ``order_penalty``,
             ``definition_bonus``, ``changelog_penalty``, ``command_bonus``.
         avoid: sentences not to use (claims a grounding check rejected).

@@ -18,14 +18,13 @@ from typing import Literal, Mapping, Protocol, Sequence
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
-from core.text import CODE_SHAPE, coverage, is_heading, names, strip_qualifier, term_set
+from core.text import CODE_SHAPE, coverage, focus_weights, is_heading, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
 from deciders import yes_no
 from deciders.answer_support import (
     Candidate,
     answer_sentences,
     blended_support,
-    focus_weights,
     joint_support,
     rank_candidates,
 )

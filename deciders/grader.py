@@ -15,7 +15,7 @@ from typing import Protocol, Sequence
 from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel
 
-from core.text import coverage, normalise_query, term_set
+from core.text import asked_terms, coverage, normalise_query, term_set
 from core.tuning import TUNING, Tuning
 from deciders.chunks import HopChunk
 from deciders.lexicon import MODEL_FREE
@@ -88,7 +88,7 @@ class LexicalGrader:
         return round(self.coverage_weight * match + (1 - self.coverage_weight) * retrieval, 4)
 
     def grade(self, question: str, query: str, chunks: Sequence[HopChunk], evidence: Sequence[HopChunk]) -> Grading:
-        q_terms = term_set(question)
+        q_terms = asked_terms(question)
         query_terms = frozenset() if normalise_query(query) == normalise_query(question) else term_set(query)
         verdicts = []
         for chunk in chunks:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from deciders.answer_support import defines, focus_weights, opens_on
+from core.text import focus_weights
+from deciders.answer_support import defines, opens_on
 
 
 @pytest.mark.parametrize(
