@@ -33,6 +33,16 @@ def test_retrieval_score_is_used_as_given_beside_term_coverage():
     assert low.score == 0.7 and low.relevant
 
 
+def test_the_wording_of_what_does_x_stand_for_is_not_a_term_to_find():
+    glossary = chunk("wal", "Glossary", "WAL: See Write-ahead log.", 0.6)
+    question = "What does WAL stand for?"
+    grading = LexicalGrader().grade(question, question, [glossary], [])
+    assert grading.sufficient and grading.verdicts[0].score == 0.88  # "stand" is no term the answer holds
+    kind = "What kind of index does a primary key create?"
+    key = chunk("pk", "Keys", "A primary key creates a unique index.")
+    assert LexicalGrader().grade(kind, kind, [key], []).sufficient
+
+
 def test_weights_and_threshold_come_from_the_tuning_and_the_constructor():
     only_coverage = LexicalGrader(tuning=Tuning(coverage_weight=1.0)).grade(QUESTION, QUESTION, [OFF_TOPIC], [])
     assert only_coverage.verdicts[0].score == 0.0
