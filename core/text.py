@@ -84,6 +84,18 @@ def focus_weights(question: str, term_weights: Mapping[str, float]) -> dict[str,
     return {t: term_weights.get(t, fallback) for t in q_terms}
 
 
+SUPERLATIVES = {"longest": "maximum length", "shortest": "minimum length", "largest": "maximum size",
+                "biggest": "maximum size", "smallest": "minimum size", "highest": "maximum",
+                "lowest": "minimum"}  # fmt: skip
+"""What a superlative says in the words a question asks with: the longest string is the maximum length."""
+
+
+def said_terms(sentence: str) -> frozenset[str]:
+    """The sentence's terms (:func:`term_set`) and those its superlatives imply."""
+    own = term_set(sentence)
+    return own.union(*(term_set(SUPERLATIVES[t]) for t in own & SUPERLATIVES.keys()))
+
+
 def coverage(question_terms: frozenset[str], text: str) -> float:
     """Fraction (0–1) of ``question_terms`` present in ``text``; 0 when there are none."""
     if not question_terms:

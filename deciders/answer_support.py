@@ -19,7 +19,17 @@ from typing import Mapping, Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from core.text import NAME_LINE, SEE, api_entry_name, cross_reference, is_heading, sentences, term_set, unbracketed
+from core.text import (
+    NAME_LINE,
+    SEE,
+    api_entry_name,
+    cross_reference,
+    is_heading,
+    said_terms,
+    sentences,
+    term_set,
+    unbracketed,
+)
 from core.tuning import Tuning
 from deciders.answer_types import UNTYPED, AnswerType, definition_subject
 from deciders.chunks import HopChunk
@@ -162,7 +172,7 @@ def rank_candidates(
         head_entry: str | None = None  # the name the head defines when it is an API signature line
         about: frozenset[str] = frozenset()  # the subject's terms, under the entry its entry refers to
         for sentence in sentences(chunk["text"]):
-            own = term_set(sentence)
+            own = said_terms(sentence)
             line_entry = api_entry_name(sentence)
             if line_entry:  # a new API entry: what came before is about another
                 head, head_entry, about, before = None, None, frozenset(), []

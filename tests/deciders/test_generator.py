@@ -6,6 +6,7 @@ import pytest
 from conftest import answer_reply, scripted
 from langchain_core.messages import HumanMessage
 
+from core.text import said_terms
 from core.tuning import Tuning
 from deciders.answer_support import answer_sentences
 from deciders.generator import (
@@ -651,3 +652,17 @@ def test_a_best_sentence_denying_the_question_yields_to_one_as_well_supported():
     question = "How do I read a file line by line?"
     answer = ExtractiveGenerator().generate(AnswerRequest(question, [nextfile, tutorial], "answer"))
     assert not answer.abstained and "f.readline() reads a single line" in answer.text
+
+
+def test_a_superlative_says_the_maximum_or_minimum_the_question_asks_for():
+    assert {"maximum", "length", "longest"} <= said_terms("The longest possible string is about 1 GB.")
+    assert said_terms("The highest value") >= {"maximum"} and "minimum" in said_terms("the smallest size")
+    types = chunk(
+        "types",
+        "Character Types",
+        "Long values are compressed by the system automatically. "
+        "In any case, the longest possible character string that can be stored is about 1 GB.",
+    )
+    names = chunk("names", "Identifiers", "The maximum identifier length is 63 bytes, so longer names are truncated.")
+    request = AnswerRequest("What is the maximum length of a text value?", [names, types], "answer")
+    assert ExtractiveGenerator().generate(request).short_answer == "1 GB"
