@@ -18,7 +18,7 @@ from typing import Literal, Mapping, Protocol, Sequence
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
-from core.text import CODE_SHAPE, coverage, focus_weights, is_heading, names, strip_qualifier, term_set
+from core.text import CODE_SHAPE, coverage, focus_weights, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
 from deciders import yes_no
 from deciders.answer_support import (
@@ -33,6 +33,7 @@ from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
 from deciders.contrast import contradicted, denied, unmentioned, unnegated
 from deciders.lexicon import FAREWELLS, GREETINGS, MODEL_FREE, THANKS, WORD
+from deciders.passages import citation_marks, cite, closest_passages, with_context
 from deciders.rivals import rival_entry
 from deciders.roles import reversed_roles
 from deciders.router import classify_complexity
@@ -93,11 +94,6 @@ class Generator(Protocol):
     """Writes the final answer, citing chunk ids of the request's evidence."""
 
     def generate(self, request: AnswerRequest) -> Answer: ...
-
-
-def citation_marks(cited: Sequence[str]) -> dict[str, int]:
-    """Number each cited chunk id 1, 2, … in order of first citation."""
-    return {cid: mark for mark, cid in enumerate(dict.fromkeys(cited), 1)}
 
 
 class ExtractiveGenerator:
@@ -252,7 +248,7 @@ class ExtractiveGenerator:
             support *= (self.tuning.untyped_support if untyped else 1.0) * (self.tuning.rival_support if rival else 1.0)
             support = round(support, 4)
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=support)
-        closest = ranked[:2]
+        closest = closest_passages(ranked)
         # an abstention with a stated reason (a name never mentioned, a contradiction, a negation
         # the passage lacks) is as sure as its reason, however well the closest sentence matches
         support = closest[0].support if closest and answerable and not (missing or objection) else 0.0
@@ -329,21 +325,3 @@ def compared(comparison: Comparison, weights: dict[str, float]) -> Answer:
     support = round(sum(w for t, w in weights.items() if t in held) / (sum(weights.values()) or 1.0), 4)
     cited = [(n, cid) for cid, n in marks.items()]
     return Answer(text, cited, MODEL_FREE, short_answer=comparison.winner, support=support)
-
-
-def with_context(candidate: Candidate) -> str:
-    """The sentence after its context: "heading: sentence" or "previous sentence sentence";
-    a table row's empty leading and trailing cells ("| | waiting for writers … |") left out."""
-    sentence = candidate.sentence.strip("| ")
-    if candidate.context is None:
-        return sentence
-    joiner = ": " if is_heading(candidate.context) else " "
-    return f"{candidate.context.strip('| ')}{joiner}{sentence}"
-
-
-def cite(chosen: Sequence[Candidate]) -> tuple[str, list[tuple[int, str]]]:
-    """The sentences joined (each after its context sentence, if any), each followed by its
-    chunk's mark, and the (mark, chunk id) list."""
-    marks = citation_marks([c.chunk["chunk_id"] for c in chosen])
-    text = " ".join(f"{with_context(c)} [{marks[c.chunk['chunk_id']]}]" for c in chosen)
-    return text, [(n, cid) for cid, n in marks.items()]

@@ -8,15 +8,15 @@ from langchain_core.messages import HumanMessage
 
 from core.text import said_terms
 from core.tuning import Tuning
-from deciders.answer_support import answer_sentences
+from deciders.answer_support import Candidate, answer_sentences
 from deciders.generator import (
     NO_ANSWER,
     AnswerRequest,
     ExtractiveGenerator,
-    citation_marks,
 )
 from deciders.lexicon import MODEL_FREE
 from deciders.llm_generator import LLMGenerator, wrong_type
+from deciders.passages import citation_marks, closest_passages
 from providers.embeddings import load_embedding_model
 
 QUESTION = "Which league does Donnie Smith play in?"
@@ -666,3 +666,13 @@ def test_a_superlative_says_the_maximum_or_minimum_the_question_asks_for():
     names = chunk("names", "Identifiers", "The maximum identifier length is 63 bytes, so longer names are truncated.")
     request = AnswerRequest("What is the maximum length of a text value?", [names, types], "answer")
     assert ExtractiveGenerator().generate(request).short_answer == "1 GB"
+
+
+def test_closest_passages_repeat_no_sentence_another_shows():
+    def candidate(sentence: str, context: str | None = None) -> Candidate:
+        return Candidate(sentence, DONNIE, context, 0.5, {}, None, (), 0.5)
+
+    first, its_next = "He is an American soccer player.", "He plays in Major League Soccer."
+    ranked = [candidate(first), candidate(its_next, context=first), candidate(first), candidate("Other.")]
+    assert [c.sentence for c in closest_passages(ranked)] == [first, "Other."]
+    assert closest_passages(ranked, n=1) == ranked[:1] and closest_passages([]) == []
