@@ -147,6 +147,9 @@ class Tuning:
     changelog_penalty: float = 0.1
     """Ranking penalty of a sentence from release notes ("What's New In Python 2.6", "E.19.
     Release 15") when the question does not ask about versions or changes."""
+    aside_penalty: float = 0.15
+    """Ranking penalty of a sentence wholly in brackets: an aside qualifies the text around it
+    ("(If you do not have sufficient privileges to back up the entire database, … -n schema …)")."""
     command_bonus: float = 0.2
     """Ranking bonus of a sentence (with its context, or its chunk's title) naming a command the
     question writes in capitals, or its first two or more words ("ALTER SYSTEM" of "ALTER

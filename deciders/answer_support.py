@@ -285,6 +285,7 @@ def rank_candidates(
             + tuning.definition_bonus * (kind == "definition" and item["defining"])
             + tuning.subject_bonus * item["defines"]
             - tuning.changelog_penalty * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"])))
+            - tuning.aside_penalty * (sentence.startswith("(") and sentence.rstrip(".").endswith(")"))
             + tuning.command_bonus * any(c in f"{item['chunk']['title']} {item['window']}" for c in commands)
             + tuning.command_bonus
             * (
