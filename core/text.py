@@ -11,7 +11,6 @@ from __future__ import annotations
 import inspect
 import re
 from functools import lru_cache
-from typing import Mapping
 
 import bm25s
 import pysbd
@@ -65,35 +64,6 @@ def terms(text: str) -> tuple[str, ...]:
 def term_set(text: str) -> frozenset[str]:
     """Distinct stemmed content terms of ``text``."""
     return frozenset(terms(text))
-
-
-def asked_terms(question: str) -> frozenset[str]:
-    """The question's content terms (:func:`term_set`) without those of its wording:
-    "what kind of X" asks "which X", and "what does X stand for" what X is (the definition of an
-    abbreviation holds no "stand")."""
-    asked = re.sub(r"\b(which|what)\s+(?:kind|type|sort)s?\s+of\b", r"\1", question, flags=re.I)
-    return term_set(re.sub(r"\bstands?\s+for\s*\?*\s*$", "", asked, flags=re.I))
-
-
-def focus_weights(question: str, term_weights: Mapping[str, float]) -> dict[str, float]:
-    """The question's terms (:func:`asked_terms`) with their weights: ``term_weights`` (IDF over
-    the collection) where known, else their median (1.0 each when none is known)."""
-    q_terms = asked_terms(question)
-    known = sorted(term_weights[t] for t in q_terms if t in term_weights)
-    fallback = known[len(known) // 2] if known else 1.0
-    return {t: term_weights.get(t, fallback) for t in q_terms}
-
-
-SUPERLATIVES = {"longest": "maximum length", "shortest": "minimum length", "largest": "maximum size",
-                "biggest": "maximum size", "smallest": "minimum size", "highest": "maximum",
-                "lowest": "minimum"}  # fmt: skip
-"""What a superlative says in the words a question asks with: the longest string is the maximum length."""
-
-
-def said_terms(sentence: str) -> frozenset[str]:
-    """The sentence's terms (:func:`term_set`) and those its superlatives imply."""
-    own = term_set(sentence)
-    return own.union(*(term_set(SUPERLATIVES[t]) for t in own & SUPERLATIVES.keys()))
 
 
 def coverage(question_terms: frozenset[str], text: str) -> float:

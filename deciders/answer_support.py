@@ -19,18 +19,9 @@ from typing import Mapping, Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from core.text import (
-    NAME_LINE,
-    SEE,
-    api_entry_name,
-    cross_reference,
-    is_heading,
-    said_terms,
-    sentences,
-    term_set,
-    unbracketed,
-)
+from core.text import NAME_LINE, SEE, api_entry_name, cross_reference, is_heading, sentences, term_set, unbracketed
 from core.tuning import Tuning
+from core.wording import said_terms
 from deciders.answer_types import UNTYPED, AnswerType, definition_subject
 from deciders.chunks import HopChunk
 from deciders.lexicon import (

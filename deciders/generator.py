@@ -18,8 +18,9 @@ from typing import Literal, Mapping, Protocol, Sequence
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
-from core.text import CODE_SHAPE, coverage, focus_weights, names, strip_qualifier, term_set
+from core.text import CODE_SHAPE, coverage, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
+from core.wording import focus_weights
 from deciders import yes_no
 from deciders.answer_support import (
     Candidate,

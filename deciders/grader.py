@@ -15,8 +15,9 @@ from typing import Protocol, Sequence
 from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel
 
-from core.text import asked_terms, coverage, normalise_query, term_set
+from core.text import coverage, normalise_query, term_set
 from core.tuning import TUNING, Tuning
+from core.wording import asked_terms
 from deciders.chunks import HopChunk
 from deciders.lexicon import MODEL_FREE
 from deciders.llm import DEFAULT_LIMITS, CallLimits, LLMDecider, format_evidence, provenance

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.text import focus_weights
+from core.wording import focus_weights
 from deciders.answer_support import defines, opens_on
 
 

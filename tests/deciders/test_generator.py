@@ -6,8 +6,8 @@ import pytest
 from conftest import answer_reply, scripted
 from langchain_core.messages import HumanMessage
 
-from core.text import said_terms
 from core.tuning import Tuning
+from core.wording import said_terms
 from deciders.answer_support import Candidate, answer_sentences
 from deciders.generator import (
     NO_ANSWER,
@@ -676,3 +676,18 @@ def test_closest_passages_repeat_no_sentence_another_shows():
     ranked = [candidate(first), candidate(its_next, context=first), candidate(first), candidate("Other.")]
     assert [c.sentence for c in closest_passages(ranked)] == [first, "Other."]
     assert closest_passages(ranked, n=1) == ranked[:1] and closest_passages([]) == []
+
+
+def test_a_cross_reference_says_nothing_of_the_question():
+    assert "see" not in said_terms("PostgreSQL uses GEQO when the joins exceed a threshold (see geqo_threshold).")
+    assert "see" not in said_terms("For more information, see Section 13.3 or see the ANALYZE documentation.")
+    assert "see" in said_terms("They can see the query plan using EXPLAIN.")
+    planner = chunk(
+        "geqo",
+        "Query Planning",
+        "To find a reasonable query plan in reasonable time, PostgreSQL uses a genetic query optimizer "
+        "when the number of joins exceeds a threshold (see geqo_threshold).",
+    )
+    views = chunk("views", "Rules and Privileges", "For example, they can see the query plan using EXPLAIN.")
+    request = AnswerRequest("How do I see the query plan?", [planner, views], "answer")
+    assert ExtractiveGenerator().generate(request).short_answer == "EXPLAIN"

@@ -1,0 +1,47 @@
+"""What a question asks and what a sentence says, as terms (:func:`core.text.term_set`): the
+question's terms without its wording ("stand for", "what kind of"), weighted by IDF; a
+sentence's terms with what its superlatives imply and without its cross-references."""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+from core.text import term_set
+
+
+def asked_terms(question: str) -> frozenset[str]:
+    """The question's content terms (:func:`core.text.term_set`) without those of its wording:
+    "what kind of X" asks "which X", and "what does X stand for" what X is (the definition of an
+    abbreviation holds no "stand")."""
+    asked = re.sub(r"\b(which|what)\s+(?:kind|type|sort)s?\s+of\b", r"\1", question, flags=re.I)
+    return term_set(re.sub(r"\bstands?\s+for\s*\?*\s*$", "", asked, flags=re.I))
+
+
+def focus_weights(question: str, term_weights: Mapping[str, float]) -> dict[str, float]:
+    """The question's terms (:func:`asked_terms`) with their weights: ``term_weights`` (IDF over
+    the collection) where known, else their median (1.0 each when none is known)."""
+    q_terms = asked_terms(question)
+    known = sorted(term_weights[t] for t in q_terms if t in term_weights)
+    fallback = known[len(known) // 2] if known else 1.0
+    return {t: term_weights.get(t, fallback) for t in q_terms}
+
+
+SUPERLATIVES = {"longest": "maximum length", "shortest": "minimum length", "largest": "maximum size",
+                "biggest": "maximum size", "smallest": "minimum size", "highest": "maximum",
+                "lowest": "minimum"}  # fmt: skip
+"""What a superlative says in the words a question asks with: the longest string is the maximum length."""
+
+
+REFERENCE = re.compile(
+    r"\((?:see|cf\.)\s[^()]*\)|\bsee\b(?=\s+(?:also\s+)?(?:section|chapter|table|appendix|figure|the\s+\S+\s+(?:documentation|reference)))",
+    re.IGNORECASE,
+)
+"""A cross-reference: "(see geqo_threshold)", "see Section 13.3", "see the ANALYZE documentation"."""
+
+
+def said_terms(sentence: str) -> frozenset[str]:
+    """The sentence's terms (:func:`core.text.term_set`) and those its superlatives imply; a cross-reference
+    (:data:`REFERENCE`) says nothing itself ("see" there is no verb of the question's)."""
+    own = term_set(REFERENCE.sub(" ", sentence))
+    return own.union(*(term_set(SUPERLATIVES[t]) for t in own & SUPERLATIVES.keys()))
