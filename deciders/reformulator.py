@@ -15,7 +15,7 @@ from typing import Protocol, Sequence
 from core.text import coverage, names, normalise_query, sentences, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
 from deciders.chunks import HopChunk
-from deciders.lexicon import MODEL_FREE, MONTHS, NO_SHORT_ANSWER, QUESTION_WORD
+from deciders.lexicon import FURNITURE, MODEL_FREE, MONTHS, NO_SHORT_ANSWER, QUESTION_WORD
 from deciders.llm import LLMDecider, format_evidence
 from prompts import reformulator as prompts
 
@@ -66,7 +66,8 @@ class FeedbackReformulator:
         when it shares a term with the question (it names the kind of thing asked about, e.g.
         "Major League Soccer" for "what league") and when it has several words, less when it
         names the chunk's own subject (shares a term with its title). Names of chunks already
-        in hand (``known_titles``, lower case) and dates are skipped.
+        in hand (``known_titles``, lower case), dates and a document's furniture ("Section 13",
+        "Chapter 26") are skipped; a cross-reference's "See" is no part of the name it opens.
         """
         q_terms = term_set(question)
         q_lower = question.lower()
@@ -74,13 +75,14 @@ class FeedbackReformulator:
         scored: dict[str, tuple[float, int]] = {}
         for unit in [chunk["title"], *sentences(chunk["text"])]:
             match = coverage(q_terms, unit)
-            for name in names(unit):
+            for name in (n.removeprefix("See ") for n in names(unit)):
                 name_terms = term_set(name)
                 if (
                     not name_terms - q_terms
                     or name.lower() in q_lower
                     or name.lower() in known_titles
                     or name.split()[0].lower() in MONTHS
+                    or FURNITURE.match(name)
                 ):
                     continue
                 score = (

@@ -25,6 +25,14 @@ def test_bridge_names_are_searched_with_the_words_the_first_chunk_lacks():
     assert not set(again.queries or [again.query]) & set(result.queries)
 
 
+def test_a_documents_furniture_is_no_bridge_and_see_opens_no_name():
+    text = "WAL. See Write-ahead log. For details, see Section 26 and Chapter 30 of the Archiving Guide."
+    glossary = {**TOWNSHIP, "chunk_id": "g", "title": "Glossary", "text": text}
+    names = FeedbackReformulator().candidates("What does WAL stand for?", glossary)
+    assert "Write-ahead" in names and "Archiving Guide" in names
+    assert not {"See Write-ahead", "Section 26", "Chapter 30"} & set(names)
+
+
 def test_bridge_queries_per_hop_come_from_the_tuning():
     one = FeedbackReformulator(Tuning(bridge_queries=1)).reformulate(QUESTION, [QUESTION], [TOWNSHIP], [TOWNSHIP])
     assert one.queries == ["Mountrail County seat located"] and one.query == one.queries[0]
