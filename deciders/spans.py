@@ -95,6 +95,8 @@ _PRONOUNS = frozenset({"it", "this", "that", "them", "they", "these", "those", "
 """Words a default's wording may end on that name no value ("the default value scales proportionally to it")."""
 _KEYWORD_DEFAULT = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)=(?P<value>'[^']*'|\"[^\"]*\"|[^\s,()=]+)")
 """A keyword parameter's default in a signature: ``lru_cache(maxsize=128, typed=False)``."""
+_ALTERNATIVES = re.compile(r"\b([A-Z]{2,})/([A-Z]{2,})((?: [A-Z]{2,})+)\b")
+"""Two keywords sharing the words after them: "SET/DROP NOT NULL", "ENABLE/DISABLE TRIGGER"."""
 _BLANK_LITERAL = re.compile(r"(['\"])\s*\1")
 _YES, _NO = "Yes", "No"
 
@@ -143,6 +145,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
             and not _YEAR_BEFORE.search(sentence, 0, m.start() + len(m.group(0).rstrip(",")))
         ]
     elif kind in SPAN_PATTERNS:
+        if kind == "command":  # "SET/DROP NOT NULL" names SET NOT NULL and DROP NOT NULL
+            sentence = _ALTERNATIVES.sub(lambda m: f"{m[1]}{m[3]} / {m[2]}{m[3]}", sentence)
         matches = list(SPAN_PATTERNS[kind].finditer(sentence))
         if kind in ("number", "quantity"):  # a value given as an example is one throughout the sentence
             examples, idioms = set(_EXAMPLE.findall(sentence)), {m.start() for m in _PRONOUN_ONE.finditer(sentence)}

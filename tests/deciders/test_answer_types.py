@@ -509,3 +509,12 @@ def test_an_escape_in_a_string_literal_is_no_meta_command():
     assert spans(example, "command", "How do I read a file line by line?") == ["f.readline"]
     assert spans('Use lines.rstrip("\\r\\n") for it.', "command", "How do I strip a line?") == ["lines.rstrip"]
     assert spans("Use \\dt or (\\x); \\timing on.", "command", "Which psql command?") == ["\\dt", "\\x", "\\timing"]
+
+
+def test_keywords_sharing_the_words_after_them_are_two_commands():
+    forms = "SET/DROP NOT NULL: These forms change whether a column is marked to allow null values."
+    assert spans(forms, "command", "How do I make a column reject NULL values?") == ["SET NOT NULL", "DROP NOT NULL"]
+    assert spans("ENABLE/DISABLE TRIGGER", "command", "How do I stop a trigger firing?") == [
+        "ENABLE TRIGGER", "DISABLE TRIGGER",
+    ]  # fmt: skip
+    assert spans("It listens on TCP/IP sockets.", "command", "How does it listen?") == []  # no words after: no command
