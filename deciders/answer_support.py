@@ -165,10 +165,15 @@ def rank_candidates(
         for sentence in sentences(chunk["text"]):
             own = said_terms(sentence)
             line_entry = api_entry_name(sentence)
-            if line_entry:  # a new API entry: what came before is about another
-                head, head_entry, about, before = None, None, frozenset(), []
             if before and before[-1][0].startswith("|") != sentence.startswith("|"):
                 before = []  # a table's rows and the prose around it are not one passage: no proximity credit across
+            heads = bool(line_entry or is_heading(sentence)) and not sentence.endswith(
+                "|"
+            )  # a row's tail heads nothing
+            if heads:  # a new entry, its heading too, is about another thing than what came before
+                # a chunk continuing an entry (its term line put first) opens mid-entry: no definition
+                mid_entry = bool(chunk.get("continues")) and not before
+                head, head_entry, about, before = None, None, frozenset(), []
             # an API entry's signature line names the thing; its sentences say what it does (a default is in it)
             if (
                 sentence in usable
@@ -246,11 +251,9 @@ def rank_candidates(
                         # more disk space", not "… to avoid needing VACUUM FULL")
                         "defining": defining or (not strong and any(opens_on(sentence, s) for s in subjects)),
                     }
-            if (line_entry or is_heading(sentence)) and not sentence.endswith("|"):  # a table row's tail heads nothing
+            if heads:
                 # the entry of a term the subject refers to is about the subject ("Write-ahead log" about "WAL")
                 about = term_set(subjects[0]) if unbracketed(sentence).lower() in referred_lower else frozenset()
-                # a chunk continuing an entry (its term line put first) opens mid-entry: no definition
-                mid_entry = bool(chunk.get("continues")) and not before
                 head, head_entry = (sentence, own | about, frozenset()), line_entry
             elif head is not None and not head[2] and sentence != head[0]:
                 head = (head[0], head[1], own)  # the entry's defining sentence counts as its heading

@@ -7,8 +7,8 @@ from conftest import answer_reply, scripted
 from langchain_core.messages import HumanMessage
 
 from core.tuning import Tuning
-from core.wording import said_terms
-from deciders.answer_support import Candidate, answer_sentences
+from core.wording import focus_weights, said_terms
+from deciders.answer_support import Candidate, answer_sentences, rank_candidates
 from deciders.generator import (
     NO_ANSWER,
     AnswerRequest,
@@ -691,3 +691,17 @@ def test_a_cross_reference_says_nothing_of_the_question():
     views = chunk("views", "Rules and Privileges", "For example, they can see the query plan using EXPLAIN.")
     request = AnswerRequest("How do I see the query plan?", [planner, views], "answer")
     assert ExtractiveGenerator().generate(request).short_answer == "EXPLAIN"
+
+
+def test_a_term_line_starts_its_own_entry_and_takes_no_credit_from_the_one_before():
+    settings = chunk(
+        "mem",
+        "Resource Consumption",
+        "- alpha_mem (integer)\n- Sets the base memory of each sort. The default is four megabytes.\n"
+        "- beta_factor (floating point)\n- Used to compute the memory of hash tables from alpha_mem.",
+    )
+    question = "How do I set alpha_mem?"
+    ranked = rank_candidates(question, "command", [settings], focus_weights(question, {}), Tuning())
+    credits = {c.sentence: c.credits for c in ranked}
+    assert credits["beta_factor (floating point)"]["alpha_mem"] == 0.0  # was 1.0, from alpha_mem's term line
+    assert credits["Sets the base memory of each sort."]["alpha_mem"] == 1.0  # under its own entry's term line
