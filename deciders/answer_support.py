@@ -165,15 +165,10 @@ def rank_candidates(
         for sentence in sentences(chunk["text"]):
             own = said_terms(sentence)
             line_entry = api_entry_name(sentence)
+            if line_entry:  # a new API entry: what came before is about another
+                head, head_entry, about, before = None, None, frozenset(), []
             if before and before[-1][0].startswith("|") != sentence.startswith("|"):
                 before = []  # a table's rows and the prose around it are not one passage: no proximity credit across
-            heads = bool(line_entry or is_heading(sentence)) and not sentence.endswith(
-                "|"
-            )  # a row's tail heads nothing
-            if heads:  # a new entry, its heading too, is about another thing than what came before
-                # a chunk continuing an entry (its term line put first) opens mid-entry: no definition
-                mid_entry = bool(chunk.get("continues")) and not before
-                head, head_entry, about, before = None, None, frozenset(), []
             # an API entry's signature line names the thing; its sentences say what it does (a default is in it)
             if (
                 sentence in usable
@@ -184,24 +179,28 @@ def rank_candidates(
                 and not (kind == "definition" and SEE.match(sentence))  # says where the definition is
             ):
                 credits, from_head, from_previous = {}, 0.0, 0.0
+                # a term line starts an entry: it takes no credit from the entry, or the sentences, before it
+                under, near_by = (None, []) if SETTING_LINE.match(sentence) else (head, before)
                 # an entry named by another exact name ("hash_mem_multiplier (floating point)", "IntervalStyle
                 # (string)") mentions an exact name of the question ("work_mem", "DateStyle") only in passing
-                named_entry = head is not None and (any("_" in h for h in head[1]) or bool(SETTING_LINE.match(head[0])))
+                named_entry = under is not None and (
+                    any("_" in h for h in under[1]) or bool(SETTING_LINE.match(under[0]))
+                )
                 api_terms = term_set(head_entry or "")
                 for term, weight in weights.items():
-                    in_head = head is not None and (term in head[1] or term in head[2])
-                    scale = IN_ENTRY if head is not None else 1.0  # an entry is about its heading
+                    in_head = under is not None and (term in under[1] or term in under[2])
+                    scale = IN_ENTRY if under is not None else 1.0  # an entry is about its heading
                     name = "_" in term or term in named
-                    passing = named_entry and name and term not in head[1]
+                    passing = named_entry and name and term not in under[1]
                     # an entry's own name counts in full for its defining sentence ("Return a casefolded copy")
                     own_name = (
-                        (named_entry and name and term in head[1])
-                        or (term in api_terms and not head[2])
+                        (named_entry and name and term in under[1])
+                        or (term in api_terms and not (under and under[2]))
                         or term in about
                     )
                     head_weight = 1.0 if own_name else HEAD_WEIGHT
                     near = [
-                        scale * w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(before), strict=False) if term in prev
+                        scale * w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(near_by), strict=False) if term in prev
                     ]
                     credits[term] = (
                         (IN_ENTRY if passing else 1.0)
@@ -209,7 +208,7 @@ def rank_candidates(
                         else max([TITLE_WEIGHT * (term in title_terms), head_weight * in_head, *near])
                     )
                     from_head += weight * (term not in own and in_head)
-                    from_previous += weight * (term not in own and bool(before) and term in before[-1][1])
+                    from_previous += weight * (term not in own and bool(near_by) and term in near_by[-1][1])
                 # the context that supplies question terms is read with the sentence (its
                 # similarity window); a setting's entry heading is shown even when it supplies none
                 supplying = None
@@ -251,9 +250,11 @@ def rank_candidates(
                         # more disk space", not "… to avoid needing VACUUM FULL")
                         "defining": defining or (not strong and any(opens_on(sentence, s) for s in subjects)),
                     }
-            if heads:
+            if (line_entry or is_heading(sentence)) and not sentence.endswith("|"):  # a table row's tail heads nothing
                 # the entry of a term the subject refers to is about the subject ("Write-ahead log" about "WAL")
                 about = term_set(subjects[0]) if unbracketed(sentence).lower() in referred_lower else frozenset()
+                # a chunk continuing an entry (its term line put first) opens mid-entry: no definition
+                mid_entry = bool(chunk.get("continues")) and not before
                 head, head_entry = (sentence, own | about, frozenset()), line_entry
             elif head is not None and not head[2] and sentence != head[0]:
                 head = (head[0], head[1], own)  # the entry's defining sentence counts as its heading
