@@ -13,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable
 
 import psycopg
-from langchain_core.documents import Document
 from langchain_postgres import Column, PGEngine
 from psycopg.pq import TransactionStatus
 
