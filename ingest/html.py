@@ -32,6 +32,7 @@ the PostgreSQL (DocBook) and Python (Sphinx) manuals (``bench/html_extraction.py
 
 from __future__ import annotations
 
+import logging
 import re
 
 import lxml.html
@@ -133,6 +134,9 @@ def extract_main_text(raw: str) -> tuple[str, str | None]:
         ``None``. Nothing is raised: lxml's parser recovers from broken markup.
     """
     from trafilatura import extract  # imported on first use: it loads its rules and lxml cleaners once
+
+    # "discarding data: None" for a page without content: the ingest reports such a file itself, by name
+    logging.getLogger("trafilatura").setLevel(logging.ERROR)
 
     try:
         # bytes, not str: lxml refuses a str that carries an XML encoding declaration

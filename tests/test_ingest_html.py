@@ -81,9 +81,11 @@ def test_title_drops_a_sphinx_site_suffix_only():
     assert title("") is None
 
 
-def test_tiny_and_empty_pages():
+def test_tiny_and_empty_pages(caplog):
     assert extract_main_text("<html><body><p>Moths fly at night.</p></body></html>") == ("Moths fly at night.", None)
     assert extract_main_text("  \n") == ("", None)
+    assert extract_main_text("<html><body></body></html>") == ("", None)
+    assert not caplog.records  # trafilatura's "discarding data: None" is not shown: the ingest names empty files
 
 
 def test_short_definition_lists_with_an_index_anchor_or_a_table_in_a_description():
