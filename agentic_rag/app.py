@@ -99,6 +99,7 @@ class App:
         report = ingest_files(store, paths, files, self.settings.chunk_size, self.settings.chunk_overlap, progress, log)
         if new and not store.count():  # an empty collection would only be listed as existing
             store.drop()
+            store.close()
             del self.services.store
             report.discarded = True
         return report

@@ -130,7 +130,7 @@ def rank_candidates(
         question: the (standalone) question.
         kind: its expected answer type.
         evidence: the chunks, best first (a later chunk loses ``tuning.order_penalty`` per place).
-        weights: the question's terms with their weights (:func:`core.text.focus_weights`).
+        weights: the question's terms with their weights (:func:`core.wording.focus_weights`).
         tuning: ``dense_share``, ``type_bonus``, ``relevance_bonus``, ``order_penalty``,
             ``definition_bonus``, ``changelog_penalty``, ``command_bonus``.
         avoid: sentences not to use (claims a grounding check rejected).
