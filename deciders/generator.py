@@ -37,7 +37,7 @@ from deciders.lexicon import FAREWELLS, GREETINGS, MODEL_FREE, THANKS, WORD
 from deciders.passages import citation_marks, cite, closest_passages, with_context
 from deciders.rivals import rival_entry
 from deciders.roles import reversed_roles
-from deciders.router import classify_complexity
+from deciders.router import clarification, classify_complexity, dangling_pronoun
 from deciders.short_answer import chosen_option, short_answer
 
 GenerationMode = Literal["answer", "caveat", "direct"]
@@ -176,6 +176,8 @@ class ExtractiveGenerator:
                 text = "Goodbye!"
             elif words & GREETINGS:
                 text = "Hello! Ask me a question about the ingested documents."
+            elif pronoun := dangling_pronoun(question):
+                text = clarification(pronoun)
             else:
                 text = "Noted. Ask me a question about the ingested documents."
             return Answer(text, [], MODEL_FREE)

@@ -23,6 +23,7 @@ from deciders.comparison import options
 from deciders.generator import NO_ANSWER, Answer, AnswerRequest, ExtractiveGenerator
 from deciders.lexicon import MARKS, NO_SHORT_ANSWER, NOT_IN_DOCUMENTS
 from deciders.llm import DEFAULT_LIMITS, CallLimits, LLMDecider, brief, format_conversation, format_evidence
+from deciders.router import dangling_pronoun
 from deciders.spans import spans
 from prompts import generator as prompts
 
@@ -157,6 +158,8 @@ class LLMGenerator(LLMDecider):
 
     def generate(self, request: AnswerRequest) -> Answer:
         evidence = request.evidence
+        if request.mode == "direct" and dangling_pronoun(request.question):  # a fixed clarifying question
+            return self._fallback.generate(request)
         if request.avoid and request.mode == "answer":  # the model's draft failed the grounding check
             regenerated = self._fallback.generate(request)
             regenerated.note = (

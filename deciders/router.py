@@ -9,6 +9,7 @@ retrieval does it need (Adaptive-RAG's three labels, Jeong et al. 2024)?
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal, Protocol, Sequence
 
@@ -75,6 +76,41 @@ def subject_of(question: str) -> str | None:
     return asked[1] if asked and asked[1].lower() not in STOPWORDS else None
 
 
+_CLAUSE_AFTER = re.compile(r"\b(?:to|that|if|when|whether|than|for)\b", re.IGNORECASE)
+_EXPLETIVE_VERBS = frozenset(
+    "take takes took mean means meant matter matters cost costs seem seems happen happens".split()
+)
+"""Verbs after which "it" refers to nothing ("how long does it take?", "what does it mean?")."""
+
+
+def dangling_pronoun(question: str) -> str | None:
+    """The pronoun a question leans on for its whole subject — "Is *it* used by hash tables?",
+    "What is *its* default?" — when nothing in the question names what it refers to: only
+    function words come before it, the question names nothing (:func:`subject_of`), and it is
+    not the empty "it" of "is it possible to …", "how long does it take?". On a thread with no
+    earlier turn such a question cannot be answered: any answer would be about a guess.
+
+    Returns:
+        The pronoun as written, or ``None``.
+    """
+    match = PRONOUN.search(question)
+    if not match or any(word not in STOPWORDS for word in WORD.findall(question[: match.start()].lower())):
+        return None
+    after = question[match.end() :]
+    following = WORD.findall(after.lower())[:1]
+    if _CLAUSE_AFTER.search(after) or set(following) & _EXPLETIVE_VERBS or subject_of(question):
+        return None
+    return match.group(1)
+
+
+def clarification(pronoun: str) -> str:
+    """The direct reply to a question whose pronoun refers to nothing (:func:`dangling_pronoun`)."""
+    return (
+        f'What does "{pronoun}" refer to? This thread has no earlier question for it to point back to: '
+        "ask again with the name in its place, or on the thread where you asked about it."
+    )
+
+
 def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | None:
     """Rule-based anaphora resolution for follow-ups: replace the first personal pronoun with the
     entity the previous turn was about. The previous answer records (``additional_kwargs``) its
@@ -133,7 +169,9 @@ def classify_complexity(question: str) -> tuple[Complexity, str]:
 
 class RuleRouter:
     """Routes a turn to ``direct`` only when every word is small talk (greeting, thanks,
-    acknowledgement, farewell) and it asks nothing; anything else retrieves. Follow-ups are made
+    acknowledgement, farewell) and it asks nothing, and to ``direct`` with a clarifying question
+    a first turn whose pronoun refers to nothing (:func:`dangling_pronoun`: "Is it used by hash
+    tables?" on a new thread); anything else retrieves. Follow-ups are made
     self-contained with :func:`contextualize`; the retrieval need is classified with
     :func:`classify_complexity`."""
 
@@ -141,6 +179,13 @@ class RuleRouter:
         words = WORD.findall(question.lower())
         if words and len(words) <= MAX_SMALL_TALK_WORDS and "?" not in question and all(w in SMALL_TALK for w in words):
             return RouteDecision("direct", "small talk: no documents needed", MODEL_FREE, complexity="none")
+        if not conversation and (pronoun := dangling_pronoun(question)):
+            return RouteDecision(
+                "direct",
+                f'"{pronoun}" refers to nothing: the thread has no earlier turn',
+                MODEL_FREE,
+                complexity="none",
+            )
         standalone = contextualize(question, conversation)
         reason = "asks for information" + (" (follow-up made self-contained)" if standalone else "")
         complexity, features = classify_complexity(standalone or question)
@@ -173,9 +218,12 @@ class LLMRouter(LLMDecider):
     that asks something (a "?", or words beyond small talk) is overruled to ``retrieve``, with a
     note: answering a question without the documents is the one routing error that invents an
     answer (small models route questions ``direct`` often), while retrieving for small talk only
-    costs a search."""
+    costs a search. A first turn whose pronoun refers to nothing gets the rule route (a
+    clarifying question) without a model call."""
 
     def route(self, question: str, conversation: Sequence[BaseMessage]) -> RouteDecision:
+        if not conversation and dangling_pronoun(question):  # nothing for the model to resolve it from
+            return RuleRouter().route(question, conversation)
         user = prompts.USER.format(conversation=format_conversation(conversation), question=question)
         out, note = self.ask(RouteOut, prompts.SYSTEM, user)
         if out is None:

@@ -1,6 +1,6 @@
 """Answers end to end on a real manual page (tests/fixtures: PostgreSQL 15, "20.12. Lock
-Management"): the short answer, the cited page, abstention on what the page never mentions, and
-a follow-up's "it"."""
+Management"): the short answer, the cited page, abstention on what the page never mentions, a
+follow-up's "it", and an "it" on a new thread that refers to nothing."""
 
 from __future__ import annotations
 
@@ -53,3 +53,11 @@ def test_a_follow_up_it_is_the_setting_asked_about(manual):
         follow["standalone_question"]
         == "Must a standby server set max_locks_per_transaction at least as high as the primary?"
     )
+
+
+def test_a_pronoun_on_a_new_thread_gets_a_clarifying_question_and_a_follow_up_then_resolves(manual):
+    first = manual.ask("What is its default?", context=RULES)
+    assert first["route"] == "direct" and first["short_answer"] is None and not first["citations"]
+    assert first["answer"].startswith('What does "its" refer to? This thread has no earlier question')
+    named = manual.ask("What is the default of max_locks_per_transaction?", thread_id=first["thread_id"], context=RULES)
+    assert named["short_answer"] == "64"

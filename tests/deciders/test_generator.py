@@ -235,6 +235,12 @@ def test_direct_replies_to_small_talk():
     assert generator.generate(AnswerRequest("bye", [], "direct")).text == "Goodbye!"
     assert generator.generate(AnswerRequest("hello", [], "direct")).text.startswith("Hello!")
     assert generator.generate(AnswerRequest("ok", [], "direct")).text.startswith("Noted.")
+    asked = generator.generate(AnswerRequest("Is it used by hash tables?", [], "direct"))
+    assert asked.text.startswith('What does "it" refer to? This thread has no earlier question')
+    assert asked.cited == [] and not asked.abstained
+    model = scripted(generate="It is.")
+    assert LLMGenerator(model).generate(AnswerRequest("Is it used by hash tables?", [], "direct")).text == asked.text
+    assert model.calls == {}
 
 
 def test_a_split_question_is_answered_whole_when_the_evidence_answers_it():

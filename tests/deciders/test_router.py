@@ -7,7 +7,7 @@ from conftest import scripted
 from langchain_core.messages import AIMessage, HumanMessage
 
 from deciders.lexicon import MODEL_FREE
-from deciders.router import LLMRouter, RuleRouter, classify_complexity, contextualize, subject_of
+from deciders.router import LLMRouter, RuleRouter, classify_complexity, contextualize, dangling_pronoun, subject_of
 
 CONVERSATION = [
     HumanMessage("Who was the drummer of Rush?"),
@@ -129,3 +129,32 @@ def test_llm_router_never_answers_a_question_without_the_documents():
     assert decision.route == "retrieve" and decision.complexity != "none"
     assert decision.note == "the model routed a question direct; retrieving instead"
     assert LLMRouter(model).route("thanks, bye", []).route == "direct"  # small talk stays direct
+
+
+@pytest.mark.parametrize(
+    ("question", "pronoun"),
+    [
+        ("Is it used by hash tables?", "it"),
+        ("What is its default?", "its"),
+        ("How do they differ?", "they"),
+        ("Is it possible to rename a database?", None),  # the empty "it"
+        ("How long does it take?", None),
+        ("What does it mean?", None),
+        ("Does it support pg_dump?", None),  # names what it is about
+        ("Other than its main business district, where are San Diego's districts?", None),
+        ("Can I change it per session?", None),  # a verb before it: not told apart from a noun
+    ],
+)
+def test_a_pronoun_that_refers_to_nothing_in_the_question_is_dangling(question, pronoun):
+    assert dangling_pronoun(question) == pronoun
+
+
+def test_a_first_turn_leaning_on_a_pronoun_gets_a_clarifying_question_without_a_model_call():
+    decision = RuleRouter().route("Is it used by hash tables?", [])
+    assert (decision.route, decision.complexity) == ("direct", "none")
+    assert decision.reason == '"it" refers to nothing: the thread has no earlier turn'
+    model = scripted(route='{"route": "retrieve", "reason": "asks"}')
+    assert LLMRouter(model).route("Is it used by hash tables?", []).route == "direct"
+    assert model.calls == {}
+    followed = RuleRouter().route("Is it used by hash tables?", CONVERSATION)  # a follow-up resolves it
+    assert followed.route == "retrieve" and "Neil Peart" in followed.standalone_question
