@@ -38,6 +38,8 @@ from deciders.spans import spans
         ("In psql, how do I list the tables?", "command"),
         ("What does lock_timeout do?", "definition"),  # what it is, though its name is a duration's
         ("Which function ends a backend's session?", "command"),
+        ("Which psql command lists all databases?", "command"),  # a word between "which" and "command"
+        ("Which server setting controls the port?", "command"),
         ("Does concat() return NULL when an argument is NULL?", "yes_no"),
         ("Is the server or the client older?", "other"),  # a choice, not a yes/no
         ("What does a bare char column hold?", "other"),
