@@ -40,8 +40,14 @@ REFERENCE = re.compile(
 """A cross-reference: "(see geqo_threshold)", "see Section 13.3", "see the ANALYZE documentation"."""
 
 
+LIMIT = re.compile(r"\b(upper|lower) (?:limit|bound)s?\b", re.IGNORECASE)
+"""A limit's name, which says what "maximum" ("upper limit") or "minimum" asks."""
+
+
 def said_terms(sentence: str) -> frozenset[str]:
-    """The sentence's terms (:func:`core.text.term_set`) and those its superlatives imply; a cross-reference
-    (:data:`REFERENCE`) says nothing itself ("see" there is no verb of the question's)."""
+    """The sentence's terms (:func:`core.text.term_set`) and those its superlatives and limits
+    (:data:`LIMIT`) imply; a cross-reference (:data:`REFERENCE`) says nothing itself ("see" there
+    is no verb of the question's)."""
     own = term_set(REFERENCE.sub(" ", sentence))
-    return own.union(*(term_set(SUPERLATIVES[t]) for t in own & SUPERLATIVES.keys()))
+    limits = term_set(" ".join("maximum" if m.lower() == "upper" else "minimum" for m in LIMIT.findall(sentence)))
+    return own.union(limits, *(term_set(SUPERLATIVES[t]) for t in own & SUPERLATIVES.keys()))

@@ -162,6 +162,7 @@ def rank_candidates(
         mid_entry = False  # the head is the term line put before a chunk continuing its entry
         head_entry: str | None = None  # the name the head defines when it is an API signature line
         about: frozenset[str] = frozenset()  # the subject's terms, under the entry its entry refers to
+        header: frozenset[str] = frozenset()  # a table's header row ("| Item | Upper Limit |"), for its rows
         for sentence in sentences(chunk["text"]):
             own = said_terms(sentence)
             line_entry = api_entry_name(sentence)
@@ -169,6 +170,7 @@ def rank_candidates(
                 head, head_entry, about, before = None, None, frozenset(), []
             if before and before[-1][0].startswith("|") != sentence.startswith("|"):
                 before = []  # a table's rows and the prose around it are not one passage: no proximity credit across
+                header = own if sentence.startswith("|") else frozenset()  # its first row names its columns
             # an API entry's signature line names the thing; its sentences say what it does (a default is in it)
             if (
                 sentence in usable
@@ -201,7 +203,7 @@ def rank_candidates(
                     head_weight = 1.0 if own_name else HEAD_WEIGHT
                     near = [
                         scale * w for w, (_, prev) in zip(NEAR_WEIGHTS, reversed(near_by), strict=False) if term in prev
-                    ]
+                    ] + [HEAD_WEIGHT * (term in header)]  # a row's column names
                     credits[term] = (
                         (IN_ENTRY if passing else 1.0)
                         if term in own
