@@ -280,14 +280,16 @@ def unsaid_rare_names(
     """The question's rare names (named by at most ``tuning.rare_name_chunks`` chunks) the answer
     does not say.
 
-    A code-like name (``MySQL``) or a coined lower-case one (``pgbouncer``) must be in the chunk
-    of the answer's best sentence, for a multi-hop question in one of the answer's chunks (a
-    dotted one also as its module and its entry: "functools module" … "lru_cache(maxsize=128)"):
-    a second sentence naming it does not make the first about it. For a single-hop question, a
-    capitalised word of prose (``Westphalia``) must be in the best sentence, its context or its
-    chunk's title, unless it is in an evidence chunk's title (the question names a document it
-    is about, the answer may be another's): SQuAD 2.0 writes unanswerable questions by putting a
-    name of the paragraph where it does not belong (Rajpurkar et al. 2018, "entity swap").
+    A code-like name (``MySQL``) or a coined lower-case one (``pgbouncer``) must be in the
+    answer's best sentence, its context or its chunk's title (a chunk's "unlike MySQL" does not
+    make its other sentences about MySQL) — a dotted one in that chunk, as itself or as its module
+    and its entry ("functools module" … "lru_cache(maxsize=128)"); for a multi-hop question in
+    one of the answer's chunks: a second sentence naming it does not make the first about it.
+    For a single-hop question, a capitalised word of prose (``Westphalia``) must be in the best
+    sentence, its context or its chunk's title, unless it is in an evidence chunk's title (the
+    question names a document it is about, the answer may be another's): SQuAD 2.0 writes
+    unanswerable questions by putting a name of the paragraph where it does not belong
+    (Rajpurkar et al. 2018, "entity swap").
 
     Args:
         question: the question.
@@ -300,12 +302,12 @@ def unsaid_rare_names(
         The names not said (a prose one as the whole capitalised name it is part of).
     """
     held = " ".join(f"{c.chunk['title']} {c.chunk['text']}" for c in (chosen if chain else chosen[:1])).lower()
+    said = " ".join(f"{c.chunk['title']} {with_context(c)}" for c in chosen[:1]).lower()
     code = [n for n in rare_names if CODE_SHAPE.search(n) or n.islower()]
-    missing = [n for n in code if not _holds(held, n.lower())]
+    missing = [n for n in code if not _holds(held if chain or "." in n else said, n.lower())]
     titles = " ".join(c["title"] for c in evidence).lower()
     prose = [n.lower() for n in rare_names if n not in code and n.lower() not in titles]
     if prose and chosen and not chain:
-        said = f"{chosen[0].chunk['title']} {with_context(chosen[0])}"
         missing += [name for name in unmentioned(question, said) if any(p in name.lower() for p in prose)]
     return missing
 

@@ -527,6 +527,18 @@ def test_a_rare_name_of_a_single_hop_question_must_be_in_the_answers_sentence():
     assert not generator.generate(AnswerRequest(question, [huguenots], "answer")).abstained
 
 
+def test_a_rare_code_name_must_be_said_by_the_answer_not_only_by_its_chunk():
+    select = chunk(
+        "sel", "PREPARE",
+        "The LIMIT ALL syntax is also accepted by MySQL. Each statement is planned anew. To enable a cache of "
+        "query plans in a session, use PREPARE.",
+    )  # fmt: skip
+    question = "How do I enable the MySQL query cache?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [select], "answer", rare_names=["MySQL"]))
+    assert answer.abstained and answer.short_answer is None and "MySQL" in answer.text
+    assert not ExtractiveGenerator().generate(AnswerRequest(question, [select], "answer")).abstained  # a common name
+
+
 def test_the_short_answer_to_a_not_question_is_never_the_clause_saying_the_opposite():
     glossary = chunk(
         "hashable", "Glossary",
