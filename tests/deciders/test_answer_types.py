@@ -40,6 +40,7 @@ from deciders.spans import spans
         ("Which function ends a backend's session?", "command"),
         ("Which psql command lists all databases?", "command"),  # a word between "which" and "command"
         ("Which server setting controls the port?", "command"),
+        ("Which statement renames a table?", "command"),
         ("Does concat() return NULL when an argument is NULL?", "yes_no"),
         ("Is the server or the client older?", "other"),  # a choice, not a yes/no
         ("What does a bare char column hold?", "other"),
@@ -298,6 +299,8 @@ def test_a_how_to_answered_by_a_statement_gives_its_command_and_the_clause_asked
         ("How do I add a column?", []),  # ADD opens no statement
         ("What does CREATE USER do?", []),  # no how-to
         ("After creating a user, how do I log in?", []),  # the how-to names no statement
+        ("Which SQL command removes a table?", ["DROP TABLE"]),  # a "which command" question names it too
+        ("Which statement creates a user?", ["CREATE USER"]),
     ],
 )
 def test_a_how_to_names_a_statement_in_prose(question, statements):
