@@ -212,8 +212,13 @@ def print_ingest(report: IngestReport, collection: str, total: int | None, verbo
     """The ingest summary line (``total``: the collection's chunks, ``None`` when it was
     discarded), then on stderr the skipped files counted by reason, and with ``verbose`` every
     skipped and empty file by name."""
+    unread = len(report.skipped) + len(report.empty)
+    seen = report.files + unread
     typer.echo(
-        f"{report.files} files ({report.unchanged} unchanged): {report.added} chunks added, {report.removed} removed"
+        f"{seen} file{'' if seen == 1 else 's'}: {report.files - report.unchanged} ingested, {report.unchanged} "
+        f"unchanged"
+        + (f", {unread} skipped" if unread else "")
+        + f"; {report.added} chunks added, {report.removed} removed"
         + (f", {report.repaired} files repaired (their chunks were missing)" if report.repaired else "")
         + (f", {report.deleted_files} deleted files dropped" if report.deleted_files else "")
         + (f", {report.excluded_files} excluded files dropped" if report.excluded_files else "")
@@ -224,7 +229,7 @@ def print_ingest(report: IngestReport, collection: str, total: int | None, verbo
     if report.skipped or report.empty:
         counts = {**report.skipped_by_reason(), **({"empty": len(report.empty)} if report.empty else {})}
         typer.echo(
-            f"skipped {len(report.skipped) + len(report.empty)} file(s): "
+            f"skipped {unread} file(s): "
             + ", ".join(f"{n} {reason}" for reason, n in counts.items())
             + ("" if verbose else " (--verbose names them)"),
             err=True,

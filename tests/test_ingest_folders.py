@@ -57,7 +57,7 @@ def test_partial_success_exits_0_and_nothing_ingested_is_an_error(data_dir, tmp_
     command, env = ingest_cli(data_dir, root)
     proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert "2 files (0 unchanged): 2 chunks added" in proc.stdout
+    assert "5 files: 2 ingested, 0 unchanged, 3 skipped; 2 chunks added" in proc.stdout
     assert "ingest: 0/5 files" in proc.stderr  # progress on a pipe
     assert "skipped 3 file(s)" in proc.stderr and "(--verbose names them)" in proc.stderr
     assert "logo.svg" not in proc.stderr
@@ -115,7 +115,7 @@ def test_ctrl_c_says_what_was_kept_and_the_same_command_continues(data_dir, tmp_
     assert 0 < kept < files  # the batches written before the third
     again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
-    assert f"{files} files ({kept} unchanged)" in again.stdout
+    assert f"{files} files: {files - kept} ingested, {kept} unchanged;" in again.stdout
 
 
 def test_a_broken_link_and_a_fifo_are_reported_not_silently_left_out(make_app, tmp_path):
