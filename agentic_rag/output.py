@@ -114,6 +114,15 @@ def headline(result: dict) -> str | None:
     return short if (noun and noun in term_set(short)) or short in options(question) else None
 
 
+def doubt(result: dict) -> str:
+    """What follows the printed short answer when its confidence is below the level to trust
+    (``TUNING.confidence_trust``): " (unsure: confidence 0.40)"; else nothing."""
+    confidence = result.get("confidence")
+    return (
+        "" if confidence is None or confidence >= TUNING.confidence_trust else f" (unsure: confidence {confidence:.2f})"
+    )
+
+
 def verdict(result: dict) -> str:
     """What the confidence tells the reader: of an answer, whether to trust it — and below an
     even chance (the calibrated confidence is the share of such answers that were right), that
@@ -151,7 +160,7 @@ def print_result(
         return
     if result.get("answer") and not result.get("interrupt"):
         if short := headline(result):  # after a streamed answer, before a printed one
-            typer.echo(f"Answer: {short}" + ("" if streamed else "\n"))
+            typer.echo(f"Answer: {short}{doubt(result)}" + ("" if streamed else "\n"))
         if not streamed:
             typer.echo(result["answer"])
     if result.get("citations"):

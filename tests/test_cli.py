@@ -386,6 +386,13 @@ def test_the_confidence_verdict_of_an_abstention_speaks_of_the_documents():
     assert never == "no document mentions what it asks about: checked against the whole collection"
 
 
+def test_a_short_answer_below_the_level_to_trust_is_printed_as_unsure():
+    from agentic_rag.output import doubt
+
+    assert doubt({"confidence": 0.47}) == " (unsure: confidence 0.47)"
+    assert doubt({"confidence": 0.8}) == "" and doubt({"confidence": None}) == ""  # trusted; a direct reply
+
+
 def test_the_demo_ingests_the_python_manual_and_answers_offline(cli):
     proc = cli("demo")
     assert proc.returncode == 0, proc.stderr
