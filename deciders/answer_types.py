@@ -37,7 +37,8 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "yes_no",
         re.compile(
-            r"^(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)\b(?!.*\bor\b.*\?)",
+            r"^(?:(?:if|when|after|once|with|without|in|on)\b[^,?]*,\s*)?"  # "If I …, is there …?"
+            r"(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)\b(?!.*\bor\b.*\?)",
             re.I,
         ),
     ),

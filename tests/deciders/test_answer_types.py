@@ -42,6 +42,7 @@ from deciders.spans import spans
         ("Which server setting controls the port?", "command"),
         ("Which statement renames a table?", "command"),
         ("Does concat() return NULL when an argument is NULL?", "yes_no"),
+        ("After a crash, does PostgreSQL replay the WAL?", "yes_no"),  # a clause before the question
         ("Is the server or the client older?", "other"),  # a choice, not a yes/no
         ("What does a bare char column hold?", "other"),
         ("What is the default of work_mem?", "default"),
