@@ -327,23 +327,24 @@ _NEGATION_CUE = re.compile(r"^(?:not|no|never|cannot|(?:ca|does|do|is|are|was|we
 _CLAUSE_END = re.compile(r"[,;:()]")
 _CUE_WORD = re.compile(r"[\w'’-]+|[,;:()]")
 NEGATION_REACH = 4
-"""Words around a predicate term within which a negation cue negates it (NegEx, Chapman et al. 2001)."""
+"""Words before a predicate term within which a negation cue negates it (NegEx, Chapman et al. 2001)."""
 
 
 def negated(sentence: str, predicate: frozenset[str]) -> bool:
-    """Whether a negation cue stands within ``NEGATION_REACH`` words of a predicate term of
-    ``sentence``, in the same clause (no comma, semicolon, colon or bracket between); with no
-    predicate term given, whether the sentence holds a negation cue at all."""
+    """Whether a negation cue stands within ``NEGATION_REACH`` words before a predicate term of
+    ``sentence``, in the same clause (no comma, semicolon, colon or bracket between): a cue
+    negates what follows it, as NegEx's pre-negation triggers do ("not supported", but not the
+    "changes" of "any changes that have not been applied … can be redone"); with no predicate
+    term given, whether the sentence holds a negation cue at all."""
     words = _CUE_WORD.findall(sentence.lower())
     if not predicate:
         return any(_NEGATION_CUE.match(word) for word in words)
     for at, word in enumerate(words):
         if not (set(terms(word)) & predicate):
             continue
-        for step in (-1, 1):
-            for other in range(at + step, at + step * (NEGATION_REACH + 1), step):
-                if not 0 <= other < len(words) or _CLAUSE_END.match(words[other]):
-                    break
-                if _NEGATION_CUE.match(words[other]):
-                    return True
+        for other in range(at - 1, at - NEGATION_REACH - 1, -1):
+            if other < 0 or _CLAUSE_END.match(words[other]):
+                break
+            if _NEGATION_CUE.match(words[other]):
+                return True
     return False

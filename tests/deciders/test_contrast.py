@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from deciders.contrast import contradicted, denied, negative_clause, unmentioned, unnegated
+from deciders.contrast import contradicted, denied, negated, negative_clause, unmentioned, unnegated
 
 
 def test_a_word_swapped_for_its_opposite_between_the_same_neighbours_is_a_contradiction():
@@ -139,3 +139,11 @@ def test_a_swapped_word_between_stop_words_is_aligned_on_the_content_words_aroun
     said = "Forces have sizes dependent upon how strong the push or pull is."
     assert contradicted(question, said) == [("weak", "dependent upon how strong the push")]
     assert contradicted(question, "Forces have sizes dependent upon how weak the push or pull is.") == []
+
+
+def test_a_negation_cue_negates_what_follows_it_not_what_comes_before():
+    predicate = frozenset({"chang", "redo", "crash", "log"})
+    redone = "Any changes that have not been applied to the data pages can be redone from the log records."
+    assert not negated(redone, predicate)  # "not" negates "applied", not the "changes" before it
+    assert negated("After a crash the changes are not replayed from the log.", frozenset({"replay"}))
+    assert not negated("Without a crash, the log is replayed.", frozenset({"replay"}))  # another clause
