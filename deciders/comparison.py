@@ -4,9 +4,10 @@ The options are the names on either side of the question's last "or"; the direct
 its comparison word (older, earlier, first → the smallest date; younger, later → the largest;
 more, larger, longer → the largest number; fewer, smaller, shorter → the smallest). For each
 option, the first evidence sentence that names it as a whole word (in the sentence or its
-chunk's title) and holds a date (or number) gives its value — the first after the option's
-mention, or in the option's own page (its title names it) the sentence's first; the winner is
-named when every option has one.
+chunk's title, or a setting's entry heading it: "work_mem (integer)") and holds a date (or
+number; a size in kB, MB, GB or TB counts in kilobytes) gives its value — the first after the
+option's mention, or in the option's own page or entry the sentence's first; for a comparison
+"by default", the default the sentence gives. The winner is named when every option has one.
 Extracting typed values per entity and comparing them is the comparison step of
 answer-type QA pipelines (Moldovan et al. 2000).
 """
@@ -18,11 +19,14 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from core.text import names, sentences
+from deciders.answer_support import SETTING_LINE
 from deciders.chunks import HopChunk
 from deciders.lexicon import CHOICE, LARGEST, LARGEST_DATE, SMALLEST, SMALLEST_DATE
-from deciders.spans import SPAN_PATTERNS
+from deciders.spans import SPAN_PATTERNS, spans
 
 _YEAR = re.compile(r"\b(\d{3,4})\b")
+_SIZE = re.compile(r"\b(\d+(?:\.\d+)?)\s*([kMGT])B\b")
+_DEFAULT = re.compile(r"\bdefault\b", re.I)
 ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
 
 
@@ -57,6 +61,9 @@ def _whole_word(text: str) -> re.Pattern:
 
 
 def _value(sentence: str, dates: bool) -> float | None:
+    """The first date's year, else the first size in kilobytes ("4MB": 4096), else the first number."""
+    if not dates and (size := _SIZE.search(sentence)):
+        return float(size[1]) * 1024 ** "kMGT".index(size[2])
     if dates:
         found = SPAN_PATTERNS["date"].search(sentence)
         year = _YEAR.search(found.group(0)) if found else None
@@ -83,13 +90,18 @@ def compare(question: str, evidence: Sequence[HopChunk]) -> Comparison | None:
         dates, largest = False, bool(LARGEST.search(stem))
     else:
         return None
+    defaults = bool(_DEFAULT.search(stem))  # "larger by default": each option's default value
     values = []
     for choice in choices:
         found = None
         named = _whole_word(choice)
         for chunk in evidence:
-            in_title = bool(named.search(chunk["title"]))
+            titled = bool(named.search(chunk["title"]))
+            in_title, heading = titled, None
             for sentence in sentences(chunk["text"]):
+                if entry := SETTING_LINE.match(sentence):  # a setting's entry is about its name: "work_mem (integer)"
+                    in_title = titled or bool(named.fullmatch(entry[1]))
+                    heading = sentence.strip(" *•-") if in_title and not titled else None
                 mention = named.search(sentence)
                 if not (mention or in_title):
                     continue
@@ -98,8 +110,10 @@ def compare(question: str, evidence: Sequence[HopChunk]) -> Comparison | None:
                 # Richard Llewellyn"), not in another's ("A Letter to Elia is a 2010 film … Elia Kazan")
                 after = _value(sentence[mention.end() :], dates) if mention else None
                 value = after if after is not None or not in_title else _value(sentence, dates)
-                if value is not None:
-                    found = (choice, value, sentence, chunk)
+                if defaults:  # "larger by default": the default the sentence gives ("It defaults to 64MB")
+                    value = _value(" ".join(spans(sentence, "default")), dates)
+                if value is not None:  # shown under its entry's name when it does not name the option
+                    found = (choice, value, f"{heading}: {sentence}" if heading and not mention else sentence, chunk)
                     break
             if found:
                 break

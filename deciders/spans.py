@@ -60,6 +60,8 @@ _DURATION_QUESTION = re.compile(
     r"_(?:timeout|delay|naptime|interval)\b",
     re.I,
 )
+_UNITLESS_BOUND = re.compile(r"\b(?:maximum|minimum|max|min)\s+(?P<noun>precision|scale|depth|level|degree)\b", re.I)
+"""A bound asked on a measure counted without a unit ("the maximum precision of a numeric")."""
 _SIZE_QUESTION = re.compile(r"\bhow (?:many (?:bytes|bits|[kmgt]b)|much (?:memory|disk|space|storage))\b", re.I)
 """Wordings that ask for a duration ("how long does a session wait …?", "how much time passes …?", a setting named
 by one: ``checkpoint_timeout``; not "how long can a name be?"), and for a size ("how many bytes does it take?")."""
@@ -158,6 +160,13 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
             found = [value for value in found if _FILE.fullmatch(value)]
         if kind == "quantity":
             found = [value for value in found if _measure_of(value, kind, question)]
+            # "the maximum precision … is 1000": a bound on a measure of no unit is a bare number
+            if (
+                not found
+                and (bound := _UNITLESS_BOUND.search(question))
+                and term_set(bound["noun"]) <= term_set(sentence)
+            ):
+                found = [m.group(0) for m in SPAN_PATTERNS["number"].finditer(sentence)]
     else:
         return []
     if kind in ("person", "organisation", "place"):  # a possessor ("Robert's son") is not who is asked about
@@ -165,7 +174,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     # each span tidied once; a quoted blank stays as written: print's default sep=' ' is "' '", not nothing
     written = {s: tidy_span(s) or (s if _BLANK_LITERAL.fullmatch(s) else "") for s in found if s}
     kept = [w for w in written.values() if w and not (kind == "command" and w in lexicon.ACRONYMS)]
-    kept = [s for s in kept if not lexicon.FURNITURE.match(s)]
+    # a label ("Warning", "Note") is no answer, but a default in capitals is an enum's value: "The default is WARNING"
+    kept = [s for s in kept if not lexicon.FURNITURE.match(s) or (kind == "default" and s.isupper())]
     quoted = {w for s, w in written.items() if s[0] in "'\"‘“"}  # a literal: "The default is 'Default'"
     # a function row's name is code, a repeat only when called so: "lower" answers "… to lower case?"
     calls = {s for s in kept if kind == "command" and sentence.startswith(f"| {s} ( ") and f"{s}(" not in question}

@@ -102,7 +102,9 @@ def test_ingest_exclude_and_ragignore(cli, tmp_path):
     assert proc.stdout.startswith("1 file: 1 ingested, 0 unchanged; 1 chunks added")
     (tmp_path / ".ragignore").write_text("# Sphinx page sources\n_sources/\n")
     proc = cli("ingest", str(tmp_path), collection="cli_exclude")  # todo.txt is no longer excluded
-    assert proc.returncode == 0 and proc.stdout.startswith("2 files: 1 ingested, 1 unchanged; 1 chunks added"), proc.stderr
+    assert proc.returncode == 0 and proc.stdout.startswith("2 files: 1 ingested, 1 unchanged; 1 chunks added"), (
+        proc.stderr
+    )
     proc = cli("ingest", str(tmp_path), "--exclude", "todo.txt", collection="cli_exclude")
     assert "1 excluded files dropped" in proc.stdout and "holds 1 chunks" in proc.stdout
 

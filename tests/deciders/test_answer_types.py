@@ -68,6 +68,14 @@ def test_default_value_after_default_is_or_before_by_default():
     empty = "The computer name is used if this parameter is set to the empty string '' (which is the default)."
     assert spans(empty, "default") == ["the empty string"]
     assert spans("Possible values are none (the default), ddl, mod and all.", "default") == ["none"]
+    assert spans("The default is WARNING.", "default") == ["WARNING"]  # an enum's value, not a "Warning" label
+
+
+def test_a_bound_on_a_measure_without_a_unit_is_a_bare_number():
+    question = "What is the maximum precision I can declare for a numeric column?"
+    declared = "The maximum precision that can be explicitly specified in a numeric type declaration is 1000."
+    assert spans(declared, "quantity", question) == ["1000"]
+    assert spans(declared, "quantity", "What is the maximum size of a numeric?") == []  # a size needs a unit
     assert spans("The default, and safe, setting is on.", "default") == ["on"]  # asides between commas
     # a list opening on a quoted item is the value, quotes kept; otherwise a comma ends it
     listed = 'search_path (string): The default value for this parameter is "$user", public.'

@@ -63,3 +63,18 @@ def test_a_choice_without_comparable_values_names_the_option_the_answer_sentence
     question = "Which Bulldog includes breeds such as Standard and Classic, the French Bulldog or the American Bulldog?"
     answer = ExtractiveGenerator().generate(AnswerRequest(question, [bulldogs], "answer"))
     assert answer.short_answer == "American Bulldog"
+
+
+def test_defaults_under_setting_entries_are_compared_as_sizes():
+    resource = chunk(
+        "res", "20.4. Resource Consumption",
+        "- work_mem (integer)\n- The default value is four megabytes (4MB). Since only one of these operations can "
+        "run at a time, it is safe to set it larger.\n- maintenance_work_mem (integer)\n- Since only one of these "
+        "operations can be executed at a time, it's safe to set this value larger than work_mem. It defaults to 64 "
+        "megabytes (64MB).\n- shared_buffers (integer)\n- The default is typically 128 megabytes (128MB).",
+    )  # fmt: skip
+    larger = compare("Which is larger by default, work_mem or maintenance_work_mem?", [resource])
+    assert larger.winner == "maintenance_work_mem" and [v[1] for v in larger.values] == [4096.0, 65536.0]
+    assert larger.values[1][2] == "maintenance_work_mem (integer): It defaults to 64 megabytes (64MB)."
+    smaller = compare("Which is smaller by default, shared_buffers or maintenance_work_mem?", [resource])
+    assert smaller.winner == "maintenance_work_mem"  # 128MB against 64MB: sizes, not the first numbers
