@@ -128,7 +128,9 @@ def ask(
     deciders: Deciders = None,
     max_retries: Annotated[Optional[int], typer.Option(help="Hops allowed after the first (0–3).")] = None,
     max_evidence: Annotated[Optional[int], typer.Option(help="Evidence budget, in chunks.")] = None,
-    retrieve_k: Annotated[Optional[int], typer.Option(help="Chunks per retrieval hop.")] = None,
+    retrieve_k: Annotated[
+        Optional[int], typer.Option("--retrieve-k", "--k", help="Chunks per retrieval hop (eval's --k).")
+    ] = None,
     time_limit: Annotated[Optional[float], typer.Option(help="Time budget per question, seconds.")] = None,
     graph_hop: Annotated[Optional[bool], typer.Option(help="Alternate link hops with new queries (on).")] = None,
     expansion: Annotated[Optional[str], typer.Option(help="none, multi_query, hyde, step_back (LLM only).")] = None,

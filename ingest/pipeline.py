@@ -192,8 +192,10 @@ def collect_files(
     supported = [f for f in files if f.suffix.lower() in TEXT_SUFFIXES]
     if not supported and not any(mirrored(p.resolve()) for p in paths if p.is_dir()):
         patterns = exclude or any((p / IGNORE_FILE).is_file() for p in paths if p.is_dir())
+        single = len(paths) == 1 and paths[0].is_file()  # "blob.bin is not a supported file", not "no … in blob.bin"
         raise IngestError(
-            f"no supported files in {', '.join(map(str, paths))} (supported: {' '.join(sorted(TEXT_SUFFIXES))})"
+            (f"{paths[0]} is not a supported file" if single else f"no supported files in {', '.join(map(str, paths))}")
+            + f" (supported: {' '.join(sorted(TEXT_SUFFIXES))})"
             + (f"; check the --exclude and {IGNORE_FILE} patterns" if patterns else "")
         )
     return files

@@ -61,9 +61,10 @@ def test_ingest_then_ask_json(cli):
     ingest = cli("ingest", str(DATA / "hotpotqa_smoke_10.jsonl"))
     assert ingest.returncode == 0, ingest.stderr
     assert "chunks added" in ingest.stdout
-    proc = cli("ask", "Which league does Donnie Smith play in?", "--json")
+    proc = cli("ask", "Which league does Donnie Smith play in?", "--json", "--k", "3")  # eval's name for --retrieve-k
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
+    assert len(out["trace"][0]["chunk_ids"]) == 3
     assert {"thread_id", "answer", "citations", "stop_reason", "hops", "retries", "route", "trace"} <= out.keys()
     assert out["citations"] and {"chunk_id", "source", "title"} <= out["citations"][0].keys()
     human = cli("ask", "Which league does Donnie Smith play in?", "--thread", out["thread_id"])

@@ -162,6 +162,8 @@ def test_folder_without_supported_files(make_app, tmp_path):
     app = make_app()
     with pytest.raises(IngestError, match="no supported files"):
         app.ingest([tmp_path])
+    with pytest.raises(IngestError, match=r"image\.png is not a supported file \(supported: "):
+        app.ingest([tmp_path / "image.png"])  # one file is named as such
     # a folder emptied since it was ingested is mirrored: its sources go, nothing is left to find
     (tmp_path / "lake.md").write_text("# Lake Varnsjo\n\nLake Varnsjo is a lake beside Lindholt.")
     assert app.ingest([tmp_path]).added == 1
