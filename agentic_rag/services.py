@@ -37,10 +37,8 @@ FROM_SETTINGS: Any = object()
 
 
 class Services:
-    """The retriever and deciders the graph's nodes use (implements ``GraphServices``).
-
-    The store and models are opened lazily, on first use, so importing or compiling the graph
-    starts nothing.
+    """The retriever and deciders the graph's nodes use (implements ``GraphServices``); the store
+    and models open lazily, on first use, so importing or compiling the graph starts nothing.
 
     Args:
         settings: where the data lives and which models to use.
@@ -119,8 +117,10 @@ class Services:
             if found and (term := definition_subject(query)):
                 found = self.with_entries([term], query, found, where, per_term=1)
             elif kind == "default" and (names := exact_names(query) or self.defaulted_setting(query, where)):
-                # a default is stated in the setting's entry: every entry of the name, one a page
+                # a default is stated in the setting's entry: every entry of the name, one a page, and its rest
                 found = self.with_entries(names, query, found, where, per_term=2, typed=not exact_names(query))
+                tails = list(self.store.fetch(self.store.names.entry_tails(found, names)).values())
+                found = (found[:1] + tails + found[1:])[: len(found)]
             elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
                 # "what port …?": the entries the noun names (a setting's "port (integer)"), one a page
                 found = self.with_entries([noun[1].lower()], query, found, where, per_term=2)

@@ -195,6 +195,29 @@ class NameIndex(TableAddon):
         line = re.compile(rf"(?m){term_line}" + (says if said else rf"(?:{says}|\Z)"), re.I if typed else 0)
         return [cid for cid, content in rows if line.search(content)][:k]
 
+    def entry_tails(self, chunks: Sequence[dict], names: Sequence[str], asked: str = "default") -> list[str]:
+        """The chunk after each of ``chunks`` whose entry of one of ``names`` (its term line,
+        :data:`TERM_LINE`) runs to the chunk's end without saying ``asked``: an entry cut by a chunk
+        boundary ("superuser_reserved_connections (integer)" … "The default value is three
+        connections." in the next chunk). One query, by source and ``chunk_index``; none of the ids
+        is in ``chunks``."""
+        lines = [re.compile(ENTRY_START + TERM_LINE.format(name=re.escape(n)), re.I) for n in names]
+        wanted = []
+        for chunk in chunks:
+            source, index = chunk["locator"].rsplit("#", 1)
+            opened = [m.end() for line in lines for m in line.finditer(chunk["text"])]
+            if opened and asked not in chunk["text"][max(opened) :].lower():
+                wanted.append((source, int(index) + 1))
+        if not wanted:
+            return []
+        rows = self._conn.execute(
+            f"""SELECT chunk_id FROM {self.table}
+                WHERE (source, chunk_index) IN (SELECT * FROM unnest(%s::text[], %s::int[]))""",
+            ([source for source, _ in wanted], [index for _, index in wanted]),
+        ).fetchall()
+        held = {c["chunk_id"] for c in chunks}
+        return [cid for (cid,) in rows if cid not in held]
+
     def continued_entries(self, chunks: Sequence[dict], reach: int = 3) -> dict[str, str]:
         """The term line of the entry each of ``chunks`` continues from the ``reach`` chunks before
         it in its source (:func:`core.text.continued_entry` on their texts joined in order), by

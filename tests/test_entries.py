@@ -191,3 +191,7 @@ def test_a_default_in_a_chunk_after_its_entrys_term_line_is_read_as_the_entrys(m
     result = manual.ask("What is the default of effective_io_concurrency?", context=RULES)
     assert result["short_answer"] == "1 on supported systems", result["answer"]  # not maintenance_io_concurrency's 10
     assert result["answer"].startswith("effective_io_concurrency (integer): The default is 1")
+    # an entry the search finds by its term line, cut by a chunk boundary before its default: the next chunk is read
+    reserved = manual.ask("What is the default value of superuser_reserved_connections?", context=RULES)
+    assert reserved["short_answer"] == "three connections" and not reserved["abstained"], reserved["answer"]
+    assert reserved["answer"].startswith("superuser_reserved_connections (integer): The default value is three")
