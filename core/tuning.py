@@ -146,7 +146,8 @@ class Tuning:
     the thing whose number a "what NOUN …?" asks (the first sentence under "port (integer)")."""
     changelog_penalty: float = 0.1
     """Ranking penalty of a sentence from release notes ("What's New In Python 2.6", "E.19.
-    Release 15") when the question does not ask about versions or changes."""
+    Release 15") or opening on a version note ("Changed in version 3.4: …") when the question
+    does not ask about versions or changes."""
     aside_penalty: float = 0.15
     """Ranking penalty of a sentence wholly in brackets: an aside qualifies the text around it
     ("(If you do not have sufficient privileges to back up the entire database, … -n schema …)")."""

@@ -58,6 +58,8 @@ factor on an exact name (``work_mem``) the sentence holds when it falls under an
 another one ("hash_mem_multiplier (floating point)": "… twice the usual work_mem …")."""
 SETTING_LINE = re.compile(r"^[\s*•-]*([A-Za-z_][\w.]*) \([a-z ]+\)$")
 """A setting's term line, its name and its type in brackets ("DateStyle (string)", "work_mem (integer)")."""
+VERSION_NOTE = re.compile(r"(?:changed|new) in version\b|deprecated since version\b", re.I)
+"""A sentence telling what a release changed ("Changed in version 3.4: Use … as default if indent is not None")."""
 CONTEXT_SHARE = 0.25
 """Least share of the question's weight the sentence before must supply to be shown with the
 answer sentence (it names what the answer sentence is about)."""
@@ -281,7 +283,8 @@ def rank_candidates(
             - tuning.order_penalty * item["rank"]
             + tuning.definition_bonus * (kind == "definition" and item["defining"])
             + tuning.subject_bonus * item["defines"]
-            - tuning.changelog_penalty * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"])))
+            - tuning.changelog_penalty
+            * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"]) or VERSION_NOTE.match(sentence)))
             - tuning.aside_penalty * (sentence.startswith("(") and sentence.rstrip(".").endswith(")"))
             + tuning.command_bonus * any(c in f"{item['chunk']['title']} {item['window']}" for c in commands)
             + tuning.command_bonus

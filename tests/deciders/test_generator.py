@@ -203,6 +203,10 @@ def test_release_notes_rank_below_the_reference_unless_the_question_asks_about_v
     assert answer.cited == [(1, "ref")] and "memoizing callable" in answer.text
     changed = "What changed about functools.lru_cache in Python 3.8?"
     assert ExtractiveGenerator().generate(AnswerRequest(changed, [notes, reference], "answer")).cited[0] == (1, "new")
+    # a version note in the reference itself ranks below what the reference says now
+    page = chunk("pool", "pool", "Changed in version 3.4: The default pool size is 5. The default pool size is 4.")
+    answer = ExtractiveGenerator().generate(AnswerRequest("What is the default pool size?", [page], "answer"))
+    assert answer.short_answer == "4"
 
 
 def test_abstains_when_no_sentence_supports_the_question_and_names_what_is_never_mentioned():
