@@ -195,19 +195,22 @@ class NameIndex(TableAddon):
         line = re.compile(rf"(?m){term_line}" + (says if said else rf"(?:{says}|\Z)"), re.I if typed else 0)
         return [cid for cid, content in rows if line.search(content)][:k]
 
-    def entry_tails(self, chunks: Sequence[dict], names: Sequence[str], asked: str = "default") -> list[str]:
+    def entry_tails(
+        self, chunks: Sequence[dict], names: Sequence[str], asked: str = "default", reach: int = 3
+    ) -> list[str]:
         """The chunk after each of ``chunks`` whose entry of one of ``names`` (its term line,
-        :data:`TERM_LINE`) runs to the chunk's end without saying ``asked``: an entry cut by a chunk
-        boundary ("superuser_reserved_connections (integer)" … "The default value is three
-        connections." in the next chunk). One query, by source and ``chunk_index``; none of the ids
-        is in ``chunks``."""
+        :data:`TERM_LINE`) runs to the chunk's end without saying ``asked``, unless ``chunks`` hold
+        one of the ``reach`` chunks after it: an entry cut by a chunk boundary
+        ("superuser_reserved_connections (integer)" … "The default value is three connections." in
+        the next chunk). One query, by source and ``chunk_index``; none of the ids is in ``chunks``."""
         lines = [re.compile(ENTRY_START + TERM_LINE.format(name=re.escape(n)), re.I) for n in names]
+        at = [(source, int(index)) for source, index in (c["locator"].rsplit("#", 1) for c in chunks)]
         wanted = []
-        for chunk in chunks:
-            source, index = chunk["locator"].rsplit("#", 1)
+        for chunk, (source, index) in zip(chunks, at, strict=True):
             opened = [m.end() for line in lines for m in line.finditer(chunk["text"])]
-            if opened and asked not in chunk["text"][max(opened) :].lower():
-                wanted.append((source, int(index) + 1))
+            continued = any((source, index + step) in at for step in range(1, reach + 1))  # its rest is there
+            if opened and not continued and asked not in chunk["text"][max(opened) :].lower():
+                wanted.append((source, index + 1))
         if not wanted:
             return []
         rows = self._conn.execute(
