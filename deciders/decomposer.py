@@ -12,12 +12,16 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
+from core.text import exact_names
 from core.tuning import TUNING, Tuning
 from deciders.lexicon import BOTH, CHOICE, CLAUSES, MODEL_FREE
 from deciders.llm import LLMDecider, brief
 from prompts import decomposer as prompts
 
 _NAME_START = re.compile(r"[\W_]*(?:(?:[Tt]he|[Aa]n?)\s+)?[A-Z0-9]")
+PARALLEL = re.compile(r"^(?P<stem>.*\b(?:of|for))\s+(?P<a>[\w.]+)\s+and\s+(?P<b>[\w.]+)\s*\?$", re.I)
+"""One property asked of two names: "What are the default values of log_rotation_size and
+log_truncate_on_rotation?" (split when both are spelled as code: :func:`core.text.exact_names`)."""
 
 
 def named(option: str) -> bool:
@@ -50,6 +54,8 @@ class RuleDecomposer:
     * a choice between names — "Which is older, Blur or Oasis?" → "Blur: which is older?",
       "Oasis: which is older?" (not "…, shown in MB or GB?");
     * a joint property — "Are A and B both X?" → "Are A X?", "Are B X?";
+    * one property of two names spelled as code — "What is the default of A and B?" → "What is
+      the default of A?", "What is the default of B?" (:data:`PARALLEL`);
     * two clauses on one subject — "Which band released X and had Y?" → "Which band released X?",
       "Which had Y?".
 
@@ -72,6 +78,9 @@ class RuleDecomposer:
             rest = f" {match['rest']}" if match["rest"] else ""
             subs = [f"{match['aux']} {side.strip()}{rest}?" for side in (match["a"], match["b"])]
             reason = "a property asked of two things"
+        elif (match := PARALLEL.match(text)) and exact_names(f"{match['a']} {match['b']}") == [match["a"], match["b"]]:
+            subs = [f"{match['stem']} {match['a']}?", f"{match['stem']} {match['b']}?"]
+            reason = "one property asked of two names"
         elif match := CLAUSES.match(text):
             subs = [f"{match['wh']}{match['first']}?", f"{match['wh']} {match['second']}?"]
             reason = "two clauses about one subject"

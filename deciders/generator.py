@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, Mapping, Protocol, Sequence
 
 from langchain_core.embeddings import Embeddings
@@ -33,8 +33,9 @@ from deciders.answer_types import UNTYPED, AnswerType, expected_type
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
 from deciders.contrast import contradicted, denied, unmentioned, unnegated
+from deciders.decomposer import PARALLEL
 from deciders.lexicon import FAREWELLS, GREETINGS, MODEL_FREE, THANKS, WORD
-from deciders.passages import citation_marks, cite, closest_passages, with_context
+from deciders.passages import citation_marks, cite, closest_passages, renumbered, with_context
 from deciders.rivals import rival_entry
 from deciders.roles import reversed_roles
 from deciders.router import clarification, classify_complexity, dangling_pronoun
@@ -181,6 +182,8 @@ class ExtractiveGenerator:
             else:
                 text = "Noted. Ask me a question about the ingested documents."
             return Answer(text, [], MODEL_FREE)
+        if request.sub_questions and (two := PARALLEL.match(question)):  # "the defaults of A and B": each
+            return self.answer_each(request, two.group("a", "b"))
         whole = self.answer_whole(request)
         if not (whole.abstained and request.sub_questions) or request.absent_terms:
             return whole
@@ -189,6 +192,21 @@ class ExtractiveGenerator:
         parts.text = f"{NO_ANSWER} contain a clear answer to the whole question. By part:\n{parts.text}"
         parts.abstained, parts.support = True, whole.support
         return parts
+
+    def answer_each(self, request: AnswerRequest, names: Sequence[str]) -> Answer:
+        """One property asked of several names (:data:`deciders.decomposer.PARALLEL`): each part's
+        answer, renumbered into one text, short answers named ("A: 10 megabytes; B: -1"), a part not
+        answered said so; support: the weakest answered part's times the share of parts answered."""
+        parts = [self.answer_whole(replace(request, question=sub, sub_questions=())) for sub in request.sub_questions]
+        answered = [(name, part) for name, part in zip(names, parts, strict=True) if not part.abstained]
+        if not answered:
+            return self.answer_whole(request)
+        text, cited = renumbered([(part.text, part.cited) for _, part in answered])
+        if unanswered := [name for name, part in zip(names, parts, strict=True) if part.abstained]:
+            text += f" {NO_ANSWER} say it of {' or '.join(unanswered)}."
+        short = "; ".join(f"{name}: {part.short_answer}" for name, part in answered if part.short_answer)
+        support = min(part.support or 0.0 for _, part in answered) * len(answered) / len(parts)
+        return Answer(text, cited, MODEL_FREE, short_answer=short or None, support=round(support, 4))
 
     def answer_whole(self, request: AnswerRequest) -> Answer:
         """The answer to the whole question (a comparison's winner, a yes or no, or the best

@@ -3,6 +3,7 @@ number, and — when it declines — the closest passages, none repeating anothe
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from core.text import is_heading
@@ -30,6 +31,16 @@ def cite(chosen: Sequence[Candidate]) -> tuple[str, list[tuple[int, str]]]:
     marks = citation_marks([c.chunk["chunk_id"] for c in chosen])
     text = " ".join(f"{with_context(c)} [{marks[c.chunk['chunk_id']]}]" for c in chosen)
     return text, [(n, cid) for cid, n in marks.items()]
+
+
+def renumbered(parts: Sequence[tuple[str, Sequence[tuple[int, str]]]]) -> tuple[str, list[tuple[int, str]]]:
+    """Answers, each cited with its own marks ``(text, [(mark, chunk id), …])``, as one text with
+    one numbering (chunks in order of first citation) and its (mark, chunk id) list."""
+    marks = citation_marks([cid for _, cited in parts for _, cid in sorted(cited)])
+    texts = [
+        re.sub(r"\[(\d+)\]", lambda m, own=dict(cited): f"[{marks[own[int(m[1])]]}]", text) for text, cited in parts
+    ]
+    return " ".join(texts), [(n, cid) for cid, n in marks.items()]
 
 
 def closest_passages(ranked: Sequence[Candidate], n: int = 2) -> list[Candidate]:

@@ -19,6 +19,9 @@ from deciders.decomposer import LLMDecomposer, RuleDecomposer
          ["Which band released Counterparts?", "Which had a drummer in the Hall of Fame?"]),
         ("Which is older, the Tennessee State Tigers or \"...And God Created Them\"?",
          ["the Tennessee State Tigers: which is older?", '"...And God Created Them": which is older?']),
+        ("What are the default values of wal_keep_size and max_slot_wal_keep_size?",
+         ["What are the default values of wal_keep_size?", "What are the default values of max_slot_wal_keep_size?"]),
+        ("What is the capital of France and Spain?", []),  # two names, not spelled as code: not split this way
         ("When was Neil Peart born?", []),
         ("Which is best, A, B, C, D or E?", []),  # five parts: more than 4
         ("How do I find how much disk a database takes, shown in MB or GB?", []),  # an 'or' in a clause

@@ -11,6 +11,7 @@ from core.wording import focus_weights, said_terms
 from deciders.answer_support import Candidate, answer_sentences, rank_candidates
 from deciders.generator import (
     NO_ANSWER,
+    Answer,
     AnswerRequest,
     ExtractiveGenerator,
 )
@@ -731,3 +732,26 @@ def test_a_term_line_starts_its_own_entry_and_takes_no_credit_from_the_one_befor
     credits = {c.sentence: c.credits for c in ranked}
     assert credits["beta_factor (floating point)"]["alpha_mem"] == 0.0  # was 1.0, from alpha_mem's term line
     assert credits["Sets the base memory of each sort."]["alpha_mem"] == 1.0  # under its own entry's term line
+
+
+def test_one_property_of_two_names_is_answered_for_each_and_an_unanswered_one_is_said():
+    replication = chunk(
+        "rep", "20.6. Replication",
+        "- wal_keep_size (integer)\n- If wal_keep_size is zero (the default), no extra segments are kept.\n"
+        "- max_slot_wal_keep_size (integer)\n- If max_slot_wal_keep_size is -1 (the default), slots keep all WAL.\n"
+        "- wal_sender_timeout (integer)\n- Terminate replication connections inactive longer than this.",
+    )  # fmt: skip
+    logging = chunk("log", "20.8. Logging", "- log_rotation_size (integer)\n- The default is 10 megabytes.")
+    generator = ExtractiveGenerator()
+
+    def ask(a: str, b: str) -> Answer:
+        question = f"What are the default values of {a} and {b}?"
+        subs = [f"What are the default values of {a}?", f"What are the default values of {b}?"]
+        return generator.generate(AnswerRequest(question, [logging, replication], "answer", sub_questions=subs))
+
+    both = ask("wal_keep_size", "max_slot_wal_keep_size")
+    assert both.short_answer == "wal_keep_size: zero; max_slot_wal_keep_size: -1" and not both.abstained
+    assert both.cited == [(1, "rep")] and both.text.count("[1]") == 2  # one chunk, one mark
+    one = ask("log_rotation_size", "wal_sender_timeout")  # the timeout's entry states no default
+    assert one.short_answer == "log_rotation_size: 10 megabytes" and one.cited == [(1, "log")]
+    assert one.text.endswith(f"{NO_ANSWER} say it of wal_sender_timeout.")
