@@ -91,11 +91,7 @@ class Services:
         return load_chat_model(self.settings)
 
     def require_chunks(self) -> None:
-        """Check the collection can answer.
-
-        Raises:
-            CollectionNotFoundError: the collection does not exist or holds no chunks.
-        """
+        """Raise :class:`CollectionNotFoundError` when the collection does not exist or holds no chunks."""
         if not self._has_chunks:
             self._has_chunks = self.store.count() > 0
             if not self._has_chunks:
@@ -117,8 +113,9 @@ class Services:
             if found and (term := definition_subject(query)):
                 found = self.with_entries([term], query, found, where, per_term=1)
             elif kind == "default" and (names := exact_names(query) or self.defaulted_setting(query, where)):
-                # a default is stated in the setting's entry: every entry of the name, one a page, and its rest
-                found = self.with_entries(names, query, found, where, per_term=2, typed=not exact_names(query))
+                # a default is stated in the setting's entry: every entry of the name, one a page, first; and its rest
+                typed = not exact_names(query)
+                found = self.with_entries(names, query, found, where, per_term=2, lead=True, typed=typed)
                 tails = list(self.store.fetch(self.store.names.entry_tails(found, names)).values())
                 found = (found[:1] + tails + found[1:])[: len(found)]
             elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
