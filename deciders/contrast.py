@@ -10,8 +10,7 @@ else. The other checks follow the same paper's classes: :func:`unnegated` (a que
 "not" against sentences saying only what is), :func:`denied` (a sentence saying "not" of what the
 question takes as given), :func:`unmentioned` (a name or year of the question no evidence
 mentions), :func:`negative_clause` (the clause a "not" question's answer comes from) and
-:func:`negated` (a negation cue near a word: a yes/no question's "No").
-"""
+:func:`negated` (a negation cue before a word: a yes/no question's "No")."""
 
 from __future__ import annotations
 
@@ -21,6 +20,7 @@ import unicodedata
 from itertools import pairwise
 
 from core.text import STOPWORDS, term_set, terms
+from deciders.answer_types import expected_type
 from deciders.lexicon import CONTRASTS
 
 _TOKEN = re.compile(r"[a-z0-9']+")
@@ -210,14 +210,14 @@ def denied(question: str, sentence: str) -> str:
     before both ("not more difficult than multiplication"), deny the question's premise.
 
     Args:
-        question: the question; one holding any negation or contrast cue is never denied.
+        question: the question; one holding any negation or contrast cue, or a yes/no one (the "not" is its No), is not.
         sentence: the answer sentence, with its context.
 
     Returns:
         The sentence's words from the first denied word (or the negation) to the last, e.g.
         "reached no decision"; "" when nothing is denied.
     """
-    if _SAYS_NEGATED.search(question):
+    if _SAYS_NEGATED.search(question) or expected_type(question) == "yes_no":
         return ""
     # content words of the question next to each other, at most articles and prepositions between
     words = _WORD.findall(question.lower())

@@ -110,9 +110,9 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     ``default`` is the value after "default is / defaults to" (or before "by default"), or a
     signature's default of a parameter the question names (``maxsize=128``), kept only when it
     is the measure the question asks for (:func:`default_measure`);
-    ``yes_no`` gives "No" when a negation cue negates one of the question's terms in the
-    sentence (:func:`negated`), else "Yes"; names are capitalised names (a place also a file or
-    path); ``other`` gives nothing."""
+    ``yes_no`` gives "No" when a negation cue negates a question term in the sentence
+    (:func:`negated`) and none does in the question, or the other way round, else "Yes"; names
+    are capitalised names (a place also a file or path); ``other`` gives nothing."""
     asked = term_set(question)
     if kind == "default":
         example = _EXAMPLE_MARK.search(sentence)  # "For example, initdb -E EUC_JP sets the default … to EUC_JP"
@@ -128,7 +128,9 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         if measure == "number":  # "the value established during compilation (normally 5432)": the number
             found = [v if re.match(_NUMBER, v) else SPAN_PATTERNS["number"].findall(v)[0] for v in found]
     elif kind == "yes_no":
-        return [_NO if negated(sentence, asked) else _YES]
+        # the sentence's polarity against the question's: "Can a foreign key reference columns that are not unique?"
+        # is answered No by "A foreign key must reference columns that … form a unique constraint"
+        return [_NO if negated(sentence, asked) != negated(question, asked) else _YES]
     elif kind == "person":  # an all-capitals word ("UK", "GR") is no person's name
         found = [name for name in names(sentence) if not name.isupper()]
     elif kind == "organisation":

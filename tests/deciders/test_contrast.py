@@ -85,6 +85,8 @@ def test_a_sentence_saying_not_of_what_the_question_takes_as_given_denies_it():
     # the negation must split or precede two words the question puts side by side
     assert denied("When did the commission reach a decision?", "A decision was not reached by May.") == ""
     assert denied("Which exception is raised when a key is missing?", "KeyError: raised when a key is not found.") == ""
+    # a yes/no question's premise is what it asks: the sentence's "not" answers it No
+    assert denied("Does TRUNCATE fire ON DELETE triggers?", "TRUNCATE will not fire any ON DELETE triggers.") == ""
     # a question holding a negation or contrast of its own is left to unnegated()
     assert (
         denied("What does str.partition return if the separator is not found?", "If the separator is not found") == ""

@@ -136,3 +136,18 @@ def test_an_unmentioned_predicate_is_no_no_for_a_subject_without_its_own_entry()
     assert check(question, [vacuum, locks], weights, 0.5) is None  # CLUSTER has no entry of its own
     cluster = chunk("c", "CLUSTER", "CLUSTER reorders a table on disk.")
     assert check(question, [vacuum, locks, cluster], weights, 0.5).winner == "No"
+
+
+def test_a_yes_or_no_asked_with_not_is_answered_by_the_sentences_polarity_against_the_questions():
+    question = "Can a foreign key reference columns that are not unique?"
+    must = "A foreign key must reference columns that either are a primary key or form a unique constraint."
+    assert spans(must, "yes_no", question) == ["No"]  # the question says "not", the sentence does not
+    assert spans("A foreign key may reference columns that are not unique.", "yes_no", question) == ["Yes"]
+    truncate = ExtractiveGenerator().generate(
+        AnswerRequest(
+            "Does TRUNCATE fire ON DELETE triggers?",
+            [chunk("t", "TRUNCATE", "TRUNCATE will not fire any ON DELETE triggers that might exist for the tables.")],
+            "answer",
+        )
+    )
+    assert truncate.short_answer == "No" and not truncate.abstained  # was declined: "the passage says 'not fire'"
