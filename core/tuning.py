@@ -128,7 +128,9 @@ class Tuning:
     stating another value (:mod:`deciders.rivals`): the question does not say which it means."""
     untyped_support: float = 0.75
     """Factor on the support of an answer with no span of an expected type (an ``other``
-    question and no name in the sentence): such answers are right less often."""
+    question and no name in the sentence), and of a one-subject yes or no (read from the
+    sentence's negation cues alone): such answers are right less often. Two fresh-user trials on
+    the PostgreSQL manual got 2 of 5 yes/no answers right at a confidence of 0.82."""
     new_terms_share: float = 0.2
     """Least IDF-weighted share of the question's terms a further answer sentence must add."""
     type_bonus: float = 0.25

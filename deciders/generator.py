@@ -265,7 +265,7 @@ class ExtractiveGenerator:
                 next((c for c in reversed(chosen) if c.spans or kind in UNTYPED), chosen[0]) if chain else chosen[0]
             )
             short = chosen_option(question, chosen) or short_answer(kind, source, question, None if chain else weights)
-            untyped = kind in UNTYPED and short is None  # nothing checks that the sentence holds an answer
+            untyped = (kind in UNTYPED and short is None) or kind == "yes_no"  # unchecked: no span, or negation cues
             support *= (self.tuning.untyped_support if untyped else 1.0) * (self.tuning.rival_support if rival else 1.0)
             support = round(support, 4)
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=support)

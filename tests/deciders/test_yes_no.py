@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from core.text import term_set
+from core.tuning import TUNING
 from deciders.contrast import negated
 from deciders.generator import AnswerRequest, ExtractiveGenerator
 from deciders.spans import spans
@@ -151,3 +152,4 @@ def test_a_yes_or_no_asked_with_not_is_answered_by_the_sentences_polarity_agains
         )
     )
     assert truncate.short_answer == "No" and not truncate.abstained  # was declined: "the passage says 'not fire'"
+    assert truncate.support <= TUNING.untyped_support  # a yes or no read from negation cues alone: less sure
