@@ -116,11 +116,9 @@ def headline(result: dict) -> str | None:
 
 def doubt(result: dict) -> str:
     """What follows the printed short answer when its confidence is below the level to trust
-    (``TUNING.confidence_trust``): " (unsure: confidence 0.40)"; else nothing."""
-    confidence = result.get("confidence")
-    return (
-        "" if confidence is None or confidence >= TUNING.confidence_trust else f" (unsure: confidence {confidence:.2f})"
-    )
+    (``TUNING.confidence_trust``): " (unsure: confidence 0.40, below 0.7)"; else nothing."""
+    confidence, trust = result.get("confidence"), TUNING.confidence_trust
+    return "" if confidence is None or confidence >= trust else f" (unsure: confidence {confidence:.2f}, below {trust})"
 
 
 def verdict(result: dict) -> str:

@@ -392,7 +392,7 @@ def test_the_confidence_verdict_of_an_abstention_speaks_of_the_documents():
 def test_a_short_answer_below_the_level_to_trust_is_printed_as_unsure():
     from agentic_rag.output import doubt
 
-    assert doubt({"confidence": 0.47}) == " (unsure: confidence 0.47)"
+    assert doubt({"confidence": 0.47}) == " (unsure: confidence 0.47, below 0.7)"
     assert doubt({"confidence": 0.8}) == "" and doubt({"confidence": None}) == ""  # trusted; a direct reply
 
 
