@@ -22,6 +22,10 @@ AnswerType = Literal[
 UNTYPED: frozenset[str] = frozenset({"definition", "other"})
 """Types with no span to find: any sentence may answer, and only ``other`` has a short answer."""
 
+LEADING_CLAUSE = re.compile(r"^(?:if|when|after|once|with|without|in|on)\b[^,?]*,\s*", re.I)
+"""A clause before the question proper: "If I declare a column as plain varchar without giving a
+number, " (its "without" does not negate what is asked)."""
+
 # Checked in order: the first that matches names the type.
 _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
@@ -37,7 +41,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "yes_no",
         re.compile(
-            r"^(?:(?:if|when|after|once|with|without|in|on)\b[^,?]*,\s*)?"  # "If I …, is there …?"
+            rf"^(?:{LEADING_CLAUSE.pattern[1:]})?"  # "If I …, is there …?"
             r"(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)\b(?!.*\bor\b.*\?)",
             re.I,
         ),

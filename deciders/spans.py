@@ -14,7 +14,7 @@ from typing import Literal
 
 from core.text import MONTH, STOPWORDS, name_only, names, term_set, tidy_span
 from deciders import lexicon
-from deciders.answer_types import AnswerType, default_measure
+from deciders.answer_types import LEADING_CLAUSE, AnswerType, default_measure
 from deciders.contrast import negated
 
 _NUMBER = (
@@ -130,7 +130,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     elif kind == "yes_no":
         # the sentence's polarity against the question's: "Can a foreign key reference columns that are not unique?"
         # is answered No by "A foreign key must reference columns that … form a unique constraint"
-        return [_NO if negated(sentence, asked) != negated(question, asked) else _YES]
+        return [_NO if negated(sentence, asked) != negated(LEADING_CLAUSE.sub("", question), asked) else _YES]
     elif kind == "person":  # an all-capitals word ("UK", "GR") is no person's name
         found = [name for name in names(sentence) if not name.isupper()]
     elif kind == "organisation":

@@ -144,6 +144,8 @@ def test_a_yes_or_no_asked_with_not_is_answered_by_the_sentences_polarity_agains
     must = "A foreign key must reference columns that either are a primary key or form a unique constraint."
     assert spans(must, "yes_no", question) == ["No"]  # the question says "not", the sentence does not
     assert spans("A foreign key may reference columns that are not unique.", "yes_no", question) == ["Yes"]
+    varchar = "If I declare a column as varchar without giving a number, is there a maximum length?"
+    assert spans("The maximum length is 10485760.", "yes_no", varchar) == ["Yes"]  # "without" is the clause's
     truncate = ExtractiveGenerator().generate(
         AnswerRequest(
             "Does TRUNCATE fire ON DELETE triggers?",
