@@ -222,8 +222,8 @@ def print_ingest(report: IngestReport, collection: str, total: int | None, verbo
     unread = len(report.skipped) + len(report.empty)
     seen = report.files + unread
     typer.echo(
-        f"{seen} file{'' if seen == 1 else 's'}: {report.files - report.unchanged} ingested, {report.unchanged} "
-        f"unchanged"
+        f"{seen} file{'' if seen == 1 else 's'}: {report.files - report.unchanged} ingested, "
+        + f"{report.unchanged} unchanged"
         + (f", {unread} skipped" if unread else "")
         + f"; {report.added} chunks added, {report.removed} removed"
         + (f", {report.repaired} files repaired (their chunks were missing)" if report.repaired else "")

@@ -210,7 +210,7 @@ def denied(question: str, sentence: str) -> str:
     before both ("not more difficult than multiplication"), deny the question's premise.
 
     Args:
-        question: the question; one holding any negation or contrast cue, or a yes/no one (the "not" is its No), is not.
+        question: the question; one with a negation or contrast cue, or a yes/no (its No), is never denied.
         sentence: the answer sentence, with its context.
 
     Returns:
