@@ -182,8 +182,8 @@ class ExtractiveGenerator:
             else:
                 text = "Noted. Ask me a question about the ingested documents."
             return Answer(text, [], MODEL_FREE)
-        if request.sub_questions and (two := PARALLEL.match(question)):  # "the defaults of A and B": each
-            return self.answer_each(request, two.group("a", "b"))
+        if len(request.sub_questions) == 2 and (two := PARALLEL.match(question)):  # "the defaults of A and B"
+            return self.answer_each(request, two.group("a", "b"))  # (an LLM decomposer may split it otherwise)
         whole = self.answer_whole(request)
         if not (whole.abstained and request.sub_questions) or request.absent_terms:
             return whole
