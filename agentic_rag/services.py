@@ -17,7 +17,7 @@ from core.telemetry_export import configure_telemetry
 from core.text import STOPWORDS, compound_names, cross_reference, exact_names, identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
-from deciders.answer_types import DEFAULT_OF, definition_subject, expected_type
+from deciders.answer_types import DEFAULT_OF, default_check, definition_subject, expected_type
 from deciders.lexicon import WHICH_NOUN, prose_statements, spaced_names
 from deciders.llm import CallLimits
 from graph.context import RunContext
@@ -109,7 +109,7 @@ class Services:
         self.require_chunks()
         with telemetry.tool("search"), telemetry.retrieval(self.settings.collection, query, k) as span:
             found = self.store.search(query, k, where=where)
-            kind = expected_type(query) if found else None
+            kind = ("default" if default_check(query) else expected_type(query)) if found else None  # is it X?
             if found and (term := definition_subject(query)):
                 found = self.with_entries([term], query, found, where, per_term=1)
             elif kind == "default" and (names := exact_names(query) or self.defaulted_setting(query, where)):
@@ -289,6 +289,10 @@ class Services:
             return question
         for name in spaced_names(question)[: self.tuning.spaced_name_candidates]:
             spaced = re.compile(r"\b" + r"\s+".join(name.split("_")) + r"\b")
+            if re.search(rf"\bdefault\s+{spaced.pattern}", question, re.I) and self.store.names.entries(
+                f"default_{name}", 1, said=False, typed=True
+            ):  # "the default transaction isolation level" is default_transaction_isolation's value
+                name = f"default_{name}"
             if spaced.search(question) and self.store.names.entries(name, 1, said=False, typed=True):
                 question = spaced.sub(name, question)
         return question

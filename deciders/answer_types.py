@@ -126,6 +126,22 @@ DEFAULT_OF = re.compile(
 )
 """The word a question asks the default of: "the default timezone", "the default value of fsync"."""
 
+_DEFAULT_CHECK = (
+    re.compile(r"^\s*(?:is|are)\s+the\s+default\s+(?P<x>.+?)\s+(?P<y>[^\s?]+)\s*\?\s*$", re.I),
+    re.compile(r"^\s*(?:does|do)\s+(?P<x>.+?)\s+default\s+to\s+(?P<y>.+?)\s*\?\s*$", re.I),
+)
+
+
+def default_check(question: str) -> tuple[str, str] | None:
+    """A yes/no question about a default value as ("What is the default X?", the value asked
+    about): "Is the default transaction isolation level serializable?", "Does work_mem default to
+    64MB?"; ``None`` for any other question. Its answer is the default found, compared."""
+    for pattern in _DEFAULT_CHECK:
+        if match := pattern.match(question):
+            return f"What is the default {match['x']}?", match["y"].strip("'\"“”")
+    return None
+
+
 _DEFINITION = re.compile(r"^(?:who|what)(?:'s|\s+(?:is|was|are|were))\s+(?P<subject>[^?]+?)\s*\??$", re.I)
 """"Who is Donnie Smith?", "What is MVCC?": a definition, not a person or a value."""
 _EXPLANATION = re.compile(

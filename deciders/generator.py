@@ -29,17 +29,18 @@ from deciders.answer_support import (
     joint_support,
     rank_candidates,
 )
-from deciders.answer_types import UNTYPED, AnswerType, expected_type
+from deciders.answer_types import UNTYPED, AnswerType, default_check, expected_type
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
 from deciders.contrast import contradicted, denied, unmentioned, unnegated
 from deciders.decomposer import PARALLEL
-from deciders.lexicon import FAREWELLS, GREETINGS, MODEL_FREE, THANKS, WORD
+from deciders.lexicon import MODEL_FREE
 from deciders.passages import citation_marks, cite, closest_passages, renumbered, with_context
 from deciders.rivals import rival_entry
 from deciders.roles import reversed_roles
-from deciders.router import clarification, classify_complexity, dangling_pronoun
+from deciders.router import classify_complexity, direct_reply
 from deciders.short_answer import chosen_option, short_answer
+from deciders.spans import spans
 
 GenerationMode = Literal["answer", "caveat", "direct"]
 
@@ -170,18 +171,13 @@ class ExtractiveGenerator:
     def generate(self, request: AnswerRequest) -> Answer:
         question, evidence, mode = request.question, request.evidence, request.mode
         if mode == "direct":
-            words = set(WORD.findall(question.lower()))
-            if words & THANKS:
-                text = "You're welcome. Ask me anything about the ingested documents."
-            elif words & FAREWELLS:
-                text = "Goodbye!"
-            elif words & GREETINGS:
-                text = "Hello! Ask me a question about the ingested documents."
-            elif pronoun := dangling_pronoun(question):
-                text = clarification(pronoun)
-            else:
-                text = "Noted. Ask me a question about the ingested documents."
-            return Answer(text, [], MODEL_FREE)
+            return Answer(direct_reply(question), [], MODEL_FREE)
+        if checked := default_check(question):  # "Is the default X Y?": X's default, then whether it is Y
+            rare = [n for n in request.rare_names if n.lower() not in checked[1].lower()]  # the value is asked about
+            value = self.answer_whole(replace(request, question=checked[0], rare_names=rare))
+            if value.short_answer and not value.abstained:  # any default the answer states: "(normally 5432)"
+                stated = " ".join([value.short_answer, *spans(value.text, "default", checked[0])]).lower()
+                return replace(value, short_answer="Yes" if checked[1].lower() in stated else "No")
         if len(request.sub_questions) == 2 and (two := PARALLEL.match(question)):  # "the defaults of A and B"
             return self.answer_each(request, two.group("a", "b"))  # (an LLM decomposer may split it otherwise)
         whole = self.answer_whole(request)

@@ -21,6 +21,8 @@ from deciders.lexicon import (
     ASKED_ABOUT,
     CITATION_MARK,
     COMPARISON,
+    FAREWELLS,
+    GREETINGS,
     LEADING_CONNECTIVE,
     MAX_SMALL_TALK_WORDS,
     MODEL_FREE,
@@ -31,6 +33,7 @@ from deciders.lexicon import (
     RELATION,
     SECTION,
     SMALL_TALK,
+    THANKS,
     WORD,
 )
 from deciders.llm import LLMDecider, brief, format_conversation
@@ -103,12 +106,23 @@ def dangling_pronoun(question: str) -> str | None:
     return match.group(1)
 
 
-def clarification(pronoun: str) -> str:
-    """The direct reply to a question whose pronoun refers to nothing (:func:`dangling_pronoun`)."""
-    return (
-        f'What does "{pronoun}" refer to? This thread has no earlier question for it to point back to: '
-        "ask again with the name in its place, or on the thread where you asked about it."
-    )
+def direct_reply(turn: str) -> str:
+    """The reply to a turn routed ``direct``: to thanks, a farewell or a greeting in kind; to a
+    question whose pronoun refers to nothing (:func:`dangling_pronoun`), a clarifying question;
+    else an invitation to ask."""
+    words = set(WORD.findall(turn.lower()))
+    if words & THANKS:
+        return "You're welcome. Ask me anything about the ingested documents."
+    if words & FAREWELLS:
+        return "Goodbye!"
+    if words & GREETINGS:
+        return "Hello! Ask me a question about the ingested documents."
+    if pronoun := dangling_pronoun(turn):
+        return (
+            f'What does "{pronoun}" refer to? This thread has no earlier question for it to point back to: '
+            "ask again with the name in its place, or on the thread where you asked about it."
+        )
+    return "Noted. Ask me a question about the ingested documents."
 
 
 def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | None:

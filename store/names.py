@@ -32,6 +32,8 @@ _UNACCENT = ("".join(a for _, a in _ACCENTED_LETTERS), "".join(b * len(a) for b,
 
 ENTRY_START = "(^|\n)[\\s*•-]*"
 """Where a name opens an entry about it: the start of the chunk or of a line, after list marks."""
+DEFAULT_STATED = re.compile(r"\bdefaults? (?:value )?(?:is|to)\b|\bby default\b|\(the default\)", re.I)
+"""Where an entry states its default: "The default is …", "defaults to …", "… by default", "(the default)"."""
 TERM_LINE = "([^\n]*\\()?{name}\\)?(\\s*\\([^)\n]*\\))?[ \t]*(\n|$)"
 """An entry's term line: the name alone (and a qualifier: "work_mem (integer)"), or in brackets after its
 long form ("Multi-version concurrency control (MVCC)"); after :data:`ENTRY_START`."""
@@ -195,12 +197,10 @@ class NameIndex(TableAddon):
         line = re.compile(rf"(?m){term_line}" + (says if said else rf"(?:{says}|\Z)"), re.I if typed else 0)
         return [cid for cid, content in rows if line.search(content)][:k]
 
-    def entry_tails(
-        self, chunks: Sequence[dict], names: Sequence[str], asked: str = "default", reach: int = 3
-    ) -> list[str]:
+    def entry_tails(self, chunks: Sequence[dict], names: Sequence[str], reach: int = 3) -> list[str]:
         """The chunk after each of ``chunks`` whose entry of one of ``names`` (its term line,
-        :data:`TERM_LINE`) runs to the chunk's end without saying ``asked``, unless ``chunks`` hold
-        one of the ``reach`` chunks after it: an entry cut by a chunk boundary
+        :data:`TERM_LINE`) runs to the chunk's end without stating a default (:data:`DEFAULT_STATED`),
+        unless ``chunks`` hold one of the ``reach`` chunks after it: an entry cut by a chunk boundary
         ("superuser_reserved_connections (integer)" … "The default value is three connections." in
         the next chunk). One query, by source and ``chunk_index``; none of the ids is in ``chunks``."""
         lines = [re.compile(ENTRY_START + TERM_LINE.format(name=re.escape(n)), re.I) for n in names]
@@ -209,7 +209,7 @@ class NameIndex(TableAddon):
         for chunk, (source, index) in zip(chunks, at, strict=True):
             opened = [m.end() for line in lines for m in line.finditer(chunk["text"])]
             continued = any((source, index + step) in at for step in range(1, reach + 1))  # its rest is there
-            if opened and not continued and asked not in chunk["text"][max(opened) :].lower():
+            if opened and not continued and not DEFAULT_STATED.search(chunk["text"][max(opened) :]):
                 wanted.append((source, index + 1))
         if not wanted:
             return []

@@ -195,3 +195,12 @@ def test_a_default_in_a_chunk_after_its_entrys_term_line_is_read_as_the_entrys(m
     reserved = manual.ask("What is the default value of superuser_reserved_connections?", context=RULES)
     assert reserved["short_answer"] == "three connections" and not reserved["abstained"], reserved["answer"]
     assert reserved["answer"].startswith("superuser_reserved_connections (integer): The default value is three")
+
+
+def test_a_default_asked_in_words_names_the_default_setting_it_is(manual):
+    # "the default transaction isolation level" is default_transaction_isolation's value, not transaction_isolation's
+    result = manual.ask("What is the default transaction isolation level?", context=RULES)
+    assert result["short_answer"] == "read committed", result["answer"]
+    assert result["standalone_question"] == "What is the default default_transaction_isolation level?"
+    checked = manual.ask("Is the default transaction isolation level serializable?", context=RULES)
+    assert checked["short_answer"] == "No" and "read committed" in checked["answer"]

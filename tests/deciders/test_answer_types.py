@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.text import term_set
-from deciders.answer_types import default_measure, definition_subject, expected_type
+from deciders.answer_types import default_check, default_measure, definition_subject, expected_type
 from deciders.lexicon import measured_subject, prose_statements, spaced_names
 from deciders.short_answer import command_line, head_noun, nearest_first, noun_phrase, statement_clause
 from deciders.spans import spans
@@ -532,3 +532,12 @@ def test_keywords_sharing_the_words_after_them_are_two_commands():
         "ENABLE TRIGGER", "DISABLE TRIGGER",
     ]  # fmt: skip
     assert spans("It listens on TCP/IP sockets.", "command", "How does it listen?") == []  # no words after: no command
+
+
+def test_a_yes_or_no_about_a_default_is_asked_as_the_default_and_the_value():
+    assert default_check("Is the default transaction isolation level serializable?") == (
+        "What is the default transaction isolation level?",
+        "serializable",
+    )
+    assert default_check('Does work_mem default to "64MB"?') == ("What is the default work_mem?", "64MB")
+    assert default_check("Is the port 5432?") is None and default_check("What is the default port?") is None

@@ -755,3 +755,19 @@ def test_one_property_of_two_names_is_answered_for_each_and_an_unanswered_one_is
     one = ask("log_rotation_size", "wal_sender_timeout")  # the timeout's entry states no default
     assert one.short_answer == "log_rotation_size: 10 megabytes" and one.cited == [(1, "log")]
     assert one.text.endswith(f"{NO_ANSWER} say it of wal_sender_timeout.")
+
+
+def test_a_yes_or_no_about_a_default_compares_the_default_found():
+    client = chunk(
+        "cli", "20.11. Client Connection Defaults",
+        "- default_transaction_isolation (enum)\n- This parameter controls the default isolation level of each new "
+        "transaction. The default is “read committed”.",
+    )  # fmt: skip
+    generator = ExtractiveGenerator()
+    question = "Is the default default_transaction_isolation level serializable?"
+    no = generator.generate(AnswerRequest(question, [client], "answer"))
+    assert no.short_answer == "No" and "The default is “read committed”." in no.text
+    yes = generator.generate(
+        AnswerRequest("Is the default default_transaction_isolation read committed?", [client], "answer")
+    )
+    assert yes.short_answer == "Yes"
