@@ -33,10 +33,10 @@ _UNACCENT = ("".join(a for _, a in _ACCENTED_LETTERS), "".join(b * len(a) for b,
 ENTRY_START = "(^|\n)[\\s*•-]*"
 """Where a name opens an entry about it: the start of the chunk or of a line, after list marks."""
 DEFAULT_STATED = re.compile(
-    r"\bdefaults? (?:value )?(?:is|to)\b|\bdefault \w+ of\b|\bby default\b|\(the default\)", re.I
+    r"\bdefaults? (?:value )?(?:is|to)\b|\bdefault \w+ of\b|\b(?:is|are|by) (?:the )?default\b|\(the default\)", re.I
 )
 """Where an entry states its default: "The default is …", "defaults to …", "a default fillfactor
-of 90", "… by default", "(the default)"."""
+of 90", "100 … is the default", "… by default", "(the default)"."""
 TERM_LINE = "([^\n]*\\()?{name}\\)?(\\s*\\([^)\n]*\\))?[ \t]*(\n|$)"
 """An entry's term line: the name alone (and a qualifier: "work_mem (integer)"), or in brackets after its
 long form ("Multi-version concurrency control (MVCC)"); after :data:`ENTRY_START`."""
