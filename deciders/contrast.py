@@ -157,7 +157,7 @@ def unnegated(question: str, sentence: str) -> str:
         or contrast cue (not, no, never, without, rather than, instead, except, lack …) in scope, else "".
     """
     asked, rest = _asked_negation(question)
-    if not asked:
+    if not asked or (asked in ("not", "n't", "never", "cannot") and expected_type(question) == "yes_no"):  # polarity
         return ""
     target = next((_stem(w) for w in _WORD.findall(rest.lower()) if _content(w)), None)
     said = _WORD.findall(sentence.lower())

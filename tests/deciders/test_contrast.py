@@ -75,6 +75,8 @@ def test_a_negation_in_a_condition_or_a_relative_clause_describes_the_situation_
     assert unnegated("If I never drop a temp table myself, when does it go away?", "At the end of a session.") == ""
     assert unnegated("Which lock is held by the index build that doesn't block writes?", "SHARE UPDATE EXCLUSIVE") == ""
     assert unnegated("When does it go away?", "At the end of a session.") == ""
+    # a yes or no asked with "not" is answered by the sentence's polarity against it, not declined
+    assert unnegated("Does VACUUM FULL not require an exclusive lock?", "VACUUM FULL requires a lock.") == ""
 
 
 def test_a_sentence_saying_not_of_what_the_question_takes_as_given_denies_it():
