@@ -278,21 +278,19 @@ class Services:
         return QuestionTerms(weights, absent, [name for name, count in df.items() if count <= cap])
 
     def spell_names(self, question: str) -> str:
-        """``question`` with each setting-like name written with spaces
-        (:func:`deciders.lexicon.spaced_names`: "the default autovacuum naptime") that is the term
-        of an entry in the collection (:meth:`store.names.NameIndex.entries`: "autovacuum_naptime
-        (integer)", its text maybe in the next chunk; a term line with no type in brackets is a
-        statement's placeholder, "new_schema") written as the entry spells it, so that it is
-        searched and weighed as the exact name; a question naming anything as code is returned as
-        it is. At most ``tuning.spaced_name_candidates`` names are looked up."""
+        """``question`` with each setting-like name written with spaces (:func:`deciders.lexicon.spaced_names`:
+        "the default autovacuum naptime") that is the term of a typed entry in the collection
+        (:meth:`store.names.NameIndex.entries`: "autovacuum_naptime (integer)"; "default_X" after
+        "default" when that is one) written as the entry spells it, to be searched and weighed as the
+        exact name; a question naming anything as code is returned as it is. At most
+        ``tuning.spaced_name_candidates`` names are looked up."""
         if exact_names(question):
             return question
         for name in spaced_names(question)[: self.tuning.spaced_name_candidates]:
             spaced = re.compile(r"\b" + r"\s+".join(name.split("_")) + r"\b")
-            if re.search(rf"\bdefault\s+{spaced.pattern}", question, re.I) and self.store.names.entries(
-                f"default_{name}", 1, said=False, typed=True
-            ):  # "the default transaction isolation level" is default_transaction_isolation's value
-                name = f"default_{name}"
+            default = re.search(rf"\bdefault\s+{spaced.pattern}", question, re.I)  # "the default transaction isolation"
+            if default and self.store.names.entries(f"default_{name}", 1, said=False, typed=True):
+                name = f"default_{name}"  # is default_transaction_isolation's value
             if spaced.search(question) and self.store.names.entries(name, 1, said=False, typed=True):
                 question = spaced.sub(name, question)
         return question
