@@ -10,6 +10,7 @@ value after its wording, yes or no.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from core.text import MONTH, STOPWORDS, name_only, names, term_set, tidy_span
@@ -130,7 +131,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     elif kind == "yes_no":
         # the sentence's polarity against the question's: "Can a foreign key reference columns that are not unique?"
         # is answered No by "A foreign key must reference columns that … form a unique constraint"
-        return [_NO if negated(sentence, asked) != negated(LEADING_CLAUSE.sub("", question), asked) else _YES]
+        return [_NO if negated(sentence, asked) != asks_negated(question) else _YES]
     elif kind == "person":  # an all-capitals word ("UK", "GR") is no person's name
         found = [name for name in names(sentence) if not name.isupper()]
     elif kind == "organisation":
@@ -199,6 +200,13 @@ def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) 
         code = span.removesuffix("()").lower()
         return any(word == code or word.startswith(f"{code}.") for word in re.findall(r"[\w.]+", question.lower()))
     return bool(term_set(span)) and term_set(span) <= asked
+
+
+@lru_cache(maxsize=256)
+def asks_negated(question: str) -> bool:
+    """Whether ``question`` negates one of its own terms outside a leading clause (:func:`negated`);
+    cached, as each candidate sentence of a yes/no question is read against it."""
+    return negated(LEADING_CLAUSE.sub("", question), term_set(question))
 
 
 def _measure_of(value: str, measure: Literal["quantity", "number"], question: str) -> bool:
