@@ -20,6 +20,7 @@ from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import DEFAULT_OF, default_check, definition_subject, expected_type
 from deciders.lexicon import WHICH_NOUN, prose_statements, spaced_names
 from deciders.llm import CallLimits
+from deciders.spans import spans
 from graph.context import RunContext
 from graph.services import QuestionTerms
 from providers.chat import load_chat_model, start_local_model
@@ -32,8 +33,7 @@ from store.filters import ChunkFilter
 from store.lexical import lucene_idf
 from store.mentions import Link
 
-FROM_SETTINGS: Any = object()
-"""Marker for "the chat model the settings name" (``None`` means no chat model)."""
+FROM_SETTINGS: Any = object()  # marker for "the chat model the settings name" (None means no chat model)
 
 
 class Services:
@@ -121,6 +121,9 @@ class Services:
             elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
                 # "what port …?": the entries the noun names (a setting's "port (integer)"), one a page
                 found = self.with_entries([noun[1].lower()], query, found, where, per_term=2)
+            elif kind == "lock" and (modes := list(dict.fromkeys(m for c in found for m in spans(c["text"], kind)))):
+                # the entries of the lock modes found say what takes each ("ACCESS EXCLUSIVE (AccessExclusiveLock)")
+                found = self.with_entries(modes, query, found, where, per_term=1, typed=True)
             elif found and (statement := self.named_statement(query, where)):  # "create a user": CREATE USER
                 found = self.with_entries([statement], query, found, where, per_term=1, lead=True)
             return span.found(self.with_continued_entries(found))
@@ -141,11 +144,9 @@ class Services:
         return [word] if self.store.names.entries(word, 1, where, said=False, typed=True) else []
 
     def with_continued_entries(self, found: list[Chunk]) -> list[Chunk]:
-        """``found``, each chunk that continues a definition-list entry from the chunks before it
-        headed by the entry's term line ("- effective_io_concurrency (integer)" before "The
-        default is 1 …": :meth:`store.names.NameIndex.continued_entries`), so that its sentences
-        are read as that entry's (``continues`` holds the term: its first sentence is not the entry's
-        first). The stored chunk, and so its search ranks, stay as they are."""
+        """``found``, each chunk that continues a definition-list entry headed by the entry's term line
+        ("- effective_io_concurrency (integer)" before "The default is 1 …": ``continues`` holds the term,
+        :meth:`store.names.NameIndex.continued_entries`). The stored chunk stays as it is."""
         terms = self.store.names.continued_entries(found)
         return [
             {**c, "text": f"- {terms[cid]}\n{c['text']}", "continues": terms[cid]}
@@ -170,8 +171,8 @@ class Services:
         INDEX's): of up to ``tuning.entry_candidates`` candidates, first the page titled by the term
         (the reference page "psql", not a page quoting psql's banner), then those ``query`` ranks
         best. An entry that only refers to another term ("WAL" — "See Write-ahead log.") brings
-        that term's entries too. Entries ``found`` holds stay where they are unless ``lead``;
-        each added one displaces the last chunk that is no such entry.
+        that term's entries too. Entries ``found`` holds stay where they are unless ``lead``; each added
+        one (once, however many terms it defines) displaces the last chunk that is no such entry.
 
         Args:
             terms: what the query asks to define, or the exact names it asks about.
@@ -207,7 +208,7 @@ class Services:
         picked_ids = {c["chunk_id"] for c in chosen}
         keep = picked_ids | {found[0]["chunk_id"]}  # and the search's best chunk
         spare = [c["chunk_id"] for c in found if c["chunk_id"] not in keep]
-        added = [c for c in chosen if c["chunk_id"] not in held][: len(spare)]
+        added = list({c["chunk_id"]: c for c in chosen if c["chunk_id"] not in held}.values())[: len(spare)]
         gone = set(spare[len(spare) - len(added) :])
         result = [{**c, "score": found[0]["score"]} for c in added] + [c for c in found if c["chunk_id"] not in gone]
         if lead:  # stable: the entries first, each other chunk in its order

@@ -18,10 +18,15 @@ def asked_terms(question: str) -> frozenset[str]:
     return term_set(re.sub(r"\bstands?\s+for\s*\?*\s*$", "", asked, flags=re.I))
 
 
+LOCK_ASKED = re.compile(r"\b(?:which|what)\s+(?:(?:kind|type|sort)s?\s+of\s+)?(?:[\w-]+\s+)?lock(?:\s+mode)?s?\b", re.I)
+"""A question asking for a lock mode: "Which lock mode …?", "What table-level lock …?", "What kind of lock …?"."""
+
+
 def focus_weights(question: str, term_weights: Mapping[str, float]) -> dict[str, float]:
     """The question's terms (:func:`asked_terms`) with their weights: ``term_weights`` (IDF over
-    the collection) where known, else their median (1.0 each when none is known)."""
-    q_terms = asked_terms(question)
+    the collection) where known, else their median (1.0 each when none is known). The words asking
+    for a lock mode (:data:`LOCK_ASKED`) are left out: every lock mode is one."""
+    q_terms = asked_terms(question) - term_set(" ".join(LOCK_ASKED.findall(question)))
     known = sorted(term_weights[t] for t in q_terms if t in term_weights)
     fallback = known[len(known) // 2] if known else 1.0
     return {t: term_weights.get(t, fallback) for t in q_terms}
@@ -34,20 +39,26 @@ SUPERLATIVES = {"longest": "maximum length", "shortest": "minimum length", "larg
 
 
 REFERENCE = re.compile(
-    r"\((?:see|cf\.)\s[^()]*\)|\bsee\b(?=\s+(?:also\s+)?(?:section|chapter|table|appendix|figure|the\s+\S+\s+(?:documentation|reference)))",
+    r"\((?:for (?:full |more )?details,?\s+)?(?:see|cf\.)\s[^()]*\)|"
+    r"\bsee\b(?=\s+(?:also\s+)?(?:section|chapter|table|appendix|figure|the\s+\S+\s+(?:documentation|reference)))",
     re.IGNORECASE,
 )
-"""A cross-reference: "(see geqo_threshold)", "see Section 13.3", "see the ANALYZE documentation"."""
+"""A cross-reference: "(see geqo_threshold)", "(for full details see the documentation of these commands)",
+"see Section 13.3", "see the ANALYZE documentation"."""
 
 
 LIMIT = re.compile(r"\b(upper|lower) (?:limit|bound)s?\b", re.IGNORECASE)
 """A limit's name, which says what "maximum" ("upper limit") or "minimum" asks."""
 
 
+EXCLUSION = re.compile(r"\((?:without|except|excluding|but not)\s[^()]*\)", re.IGNORECASE)
+"""What a sentence leaves out: "Acquired by VACUUM (without FULL)" is not said of VACUUM FULL."""
+
+
 def said_terms(sentence: str) -> frozenset[str]:
     """The sentence's terms (:func:`core.text.term_set`) and those its superlatives and limits
     (:data:`LIMIT`) imply; a cross-reference (:data:`REFERENCE`) says nothing itself ("see" there
-    is no verb of the question's)."""
-    own = term_set(REFERENCE.sub(" ", sentence))
+    is no verb of the question's), nor does an exclusion (:data:`EXCLUSION`)."""
+    own = term_set(EXCLUSION.sub(" ", REFERENCE.sub(" ", sentence)))
     limits = term_set(" ".join("maximum" if m.lower() == "upper" else "minimum" for m in LIMIT.findall(sentence)))
     return own.union(limits, *(term_set(SUPERLATIVES[t]) for t in own & SUPERLATIVES.keys()))

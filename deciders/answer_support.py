@@ -61,8 +61,7 @@ SETTING_LINE = re.compile(r"^[\s*•-]*([A-Za-z_][\w.]*) \([a-z ]+\)$")
 VERSION_NOTE = re.compile(r"(?:changed|new) in version\b|deprecated since version\b", re.I)
 """A sentence telling what a release changed ("Changed in version 3.4: Use … as default if indent is not None")."""
 CONTEXT_SHARE = 0.25
-"""Least share of the question's weight the sentence before must supply to be shown with the
-answer sentence (it names what the answer sentence is about)."""
+"""Least share of the question's weight a sentence before must supply to be shown with the answer sentence."""
 
 
 @dataclass(frozen=True)
@@ -72,9 +71,8 @@ class Candidate:
     sentence: str
     chunk: HopChunk
     context: str | None
-    """The heading the sentence falls under — when it names a setting or function the sentence
-    does not, or supplies at least ``CONTEXT_SHARE`` of the question's weight — else the
-    sentence before when it supplies that much: shown before the answer sentence."""
+    """The heading the sentence falls under — when it names a setting or function the sentence does not, or
+    supplies ``CONTEXT_SHARE`` of the question's weight — else the sentence before that does: shown before it."""
     support: float
     """IDF-weighted share (0–1) of the question's terms in the sentence or near it."""
     credits: dict[str, float]
@@ -236,6 +234,8 @@ def rank_candidates(
                     typed = (head_entry,) if head_entry else command
                 if noun == "module" and module and not typed:  # "which module …?": the page's module (heapq)
                     typed = (module,)
+                if kind == "lock" and not typed and head is not None:  # "… acquires a lock of this mode" in its entry
+                    typed = tuple(spans(head[0], kind, question))
                 seen = found.get(sentence)  # overlapping chunks repeat sentences: keep the best supported
                 if seen is None or joint_support([credits], weights) > joint_support([seen["credits"]], weights):
                     found[sentence] = {

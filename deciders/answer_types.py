@@ -14,10 +14,11 @@ import re
 from typing import Literal
 
 from core.text import names
+from core.wording import LOCK_ASKED
 
 AnswerType = Literal[
     "yes_no", "default", "quantity", "number", "date", "person",
-    "place", "organisation", "nationality", "command", "definition", "other",
+    "place", "organisation", "nationality", "command", "lock", "definition", "other",
 ]  # fmt: skip
 UNTYPED: frozenset[str] = frozenset({"definition", "other"})
 """Types with no span to find: any sentence may answer, and only ``other`` has a short answer."""
@@ -28,6 +29,7 @@ number, " (its "without" does not negate what is asked)."""
 
 # Checked in order: the first that matches names the type.
 _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
+    ("lock", LOCK_ASKED),  # a lock mode: "What table-level lock does SELECT take?"
     (
         "command",
         re.compile(
@@ -194,7 +196,7 @@ _FAMILY: dict[str, str] = {
 def confidence_group(question: str, abstained: bool) -> str:
     """The calibration group of a response (:mod:`core.calibration`): ``abstention``, or the
     family of the type ``question`` asks for — ``value`` (default, quantity, number), ``yes_no``,
-    ``name`` (person, place, organisation, date, command) or ``other`` (other, definition).
+    ``name`` (person, place, organisation, date, command) or ``other`` (lock, other, definition).
     Answers of these families are right at different rates for the same support (agentic dev
     runs: values 0.79, yes/no 0.79, names 0.32, other 0.52), so each has its own map."""
     return "abstention" if abstained else _FAMILY.get(expected_type(question), "other")

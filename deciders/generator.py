@@ -220,9 +220,10 @@ class ExtractiveGenerator:
         if ranked and denied(question, with_context(ranked[0])):  # a denying best yields to an as well supported one
             top = ranked[0].support
             ranked = sorted(ranked, key=lambda c: c.support < top or bool(denied(question, with_context(c))))
-        # a yes/no about named code needs a sentence naming it ("CONNECT BY", not "connections"): the best, else none
+        # a yes/no or lock about named code needs a sentence naming it ("CONNECT BY", not "connections"): the best,
+        # else none ("Which lock does VACUUM FULL take?" is not answered by CLUSTER's lock)
         missing: list[str] = []
-        if kind == "yes_no":
+        if kind in ("yes_no", "lock"):
             gaps = [yes_no.unnamed(question, f"{c.chunk['title']} {with_context(c)}", weights) for c in ranked]
             naming = [c for c, gap in zip(ranked, gaps, strict=True) if not gap]
             missing = [] if naming or not gaps else gaps[0]

@@ -37,6 +37,9 @@ PAGES = [
     "datatype-numeric.html",  # "| integer | 4 bytes | typical choice for integer | …"
     "runtime-config-client.html",  # lock_timeout's entry, and a chunk continuing it: "Unlike statement_timeout, …"
     "sql-copy.html",  # "COPY — copy data between a file and a table"; sql-createsubscription.html has copy_data
+    "explicit-locking.html",  # "- ACCESS EXCLUSIVE (AccessExclusiveLock)" / … "Acquired by the DROP TABLE, …"
+    "sql-cluster.html",  # "When a table is being clustered, an ACCESS EXCLUSIVE lock is acquired on it."
+    "progress-reporting.html",  # "both VACUUM FULL and CLUSTER rewrite the table": no lock mode
 ]
 
 pytestmark = pytest.mark.skipif(
@@ -204,3 +207,20 @@ def test_a_default_asked_in_words_names_the_default_setting_it_is(manual):
     assert result["standalone_question"] == "What is the default default_transaction_isolation level?"
     checked = manual.ask("Is the default transaction isolation level serializable?", context=RULES)
     assert checked["short_answer"] == "No" and "read committed" in checked["answer"]
+
+
+@pytest.mark.parametrize(
+    ("question", "mode", "page"),
+    [
+        ("Which lock mode does VACUUM FULL acquire?", "ACCESS EXCLUSIVE", "explicit-locking.html"),
+        # "SHARE (ShareLock)": "Acquired by CREATE INDEX (without CONCURRENTLY)."
+        ("What lock mode does CREATE INDEX CONCURRENTLY acquire?", "SHARE UPDATE EXCLUSIVE", "explicit-locking.html"),
+        ("Which lock mode does a SELECT command acquire?", "ACCESS SHARE", "explicit-locking.html"),
+        ("What lock does TRUNCATE take?", "ACCESS EXCLUSIVE", "sql-truncate.html"),
+    ],
+)
+def test_a_lock_asked_of_a_command_is_the_mode_whose_entry_or_sentence_names_the_command(manual, question, mode, page):
+    # the entries of the lock modes the search finds are read too; a sentence about another command is no answer
+    result = manual.ask(question, context=RULES)
+    assert result["short_answer"] == mode, result["answer"]
+    assert Path(result["citations"][0]["source"]).name == page

@@ -49,6 +49,11 @@ from deciders.spans import spans
         ("What is William Rankine's nationality?", "nationality"),
         ("Which country the director of film The White Countess is from?", "nationality"),
         ("Are Paul Curtin and Robert Mcfarlane of the same nationality?", "yes_no"),
+        ("Which lock mode does VACUUM FULL acquire?", "lock"),
+        ("What table-level lock does an ordinary SELECT take?", "lock"),
+        ("What kind of lock does ALTER TABLE take?", "lock"),
+        ("How do I lock a table?", "command"),
+        ("Does VACUUM take a lock?", "yes_no"),
     ],
 )
 def test_expected_type_from_the_question_wording(question, kind):
@@ -541,3 +546,12 @@ def test_a_yes_or_no_about_a_default_is_asked_as_the_default_and_the_value():
     )
     assert default_check('Does work_mem default to "64MB"?') == ("What is the default work_mem?", "64MB")
     assert default_check("Is the port 5432?") is None and default_check("What is the default port?") is None
+
+
+def test_a_lock_mode_is_named_in_capitals_before_lock_or_mode_or_as_its_entrys_term():
+    assert spans("TRUNCATE acquires an ACCESS EXCLUSIVE lock on each table.", "lock") == ["ACCESS EXCLUSIVE"]
+    assert spans("the required ROW SHARE table-level lock is still taken", "lock") == ["ROW SHARE"]
+    assert spans("two transactions might both acquire SHARE mode", "lock") == ["SHARE"]
+    assert spans("SHARE UPDATE EXCLUSIVE (ShareUpdateExclusiveLock)", "lock") == ["SHARE UPDATE EXCLUSIVE"]
+    assert spans("The SELECT command acquires a lock of this mode.", "lock") == []  # its entry's term names it
+    assert spans("VACUUM FULL rewrites the table.", "lock") == []
