@@ -159,6 +159,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
             examples, idioms = set(_EXAMPLE.findall(sentence)), {m.start() for m in _PRONOUN_ONE.finditer(sentence)}
             matches = [m for m in matches if m.group(0) not in examples and m.start() not in idioms]
         found = [m.group(0) for m in matches]
+        if kind == "lock":  # "SELECT FOR SHARE lock just the returned rows": a statement, not a mode
+            found = [value for value in found if value.split()[0] not in lexicon.SQL_STATEMENT]
         if kind == "date" and re.search(r"\b(?:what|which) month\b", question, re.I):  # a year is no month
             found = [value for value in found if re.search(MONTH, value)]
         if kind == "command" and re.search(r"\b(?:which|what)\s+(?:\w+\s+)?file\b", question, re.I):  # not "SCRAM"

@@ -555,3 +555,4 @@ def test_a_lock_mode_is_named_in_capitals_before_lock_or_mode_or_as_its_entrys_t
     assert spans("SHARE UPDATE EXCLUSIVE (ShareUpdateExclusiveLock)", "lock") == ["SHARE UPDATE EXCLUSIVE"]
     assert spans("The SELECT command acquires a lock of this mode.", "lock") == []  # its entry's term names it
     assert spans("VACUUM FULL rewrites the table.", "lock") == []
+    assert spans("SELECT FOR UPDATE and SELECT FOR SHARE lock just the returned rows", "lock") == []  # statements
