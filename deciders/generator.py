@@ -229,6 +229,9 @@ class ExtractiveGenerator:
             missing = [] if naming or not gaps else gaps[0]
             ranked = naming or ranked
         chosen = self.select(ranked, kind, weights)
+        if kind == "lock" and blended_support(chosen[:1], weights, self.tuning) < self.tuning.min_answer_support:
+            kind = "definition"  # no mode is said well of it: the best sentence, with no short answer, unsure
+            chosen = self.select(ranked, kind, weights)
         chain = classify_complexity(question)[0] == "multi"
         support = blended_support(chosen, weights, self.tuning)
         # one fact is stated in one sentence: a single-hop answer's best sentence must support it alone
