@@ -18,8 +18,11 @@ def asked_terms(question: str) -> frozenset[str]:
     return term_set(re.sub(r"\bstands?\s+for\s*\?*\s*$", "", asked, flags=re.I))
 
 
-LOCK_ASKED = re.compile(r"\b(?:which|what)\s+(?:(?:kind|type|sort)s?\s+of\s+)?(?:[\w-]+\s+)?lock(?:\s+mode)?s?\b", re.I)
-"""A question asking for a lock mode: "Which lock mode …?", "What table-level lock …?", "What kind of lock …?"."""
+LOCK_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:(?:kind|type|sort)\s+of\s+)?(?:[\w-]+\s+)?lock(?:\s+mode)?\b(?!\s+modes)", re.I
+)
+"""A question asking for a lock mode: "Which lock mode …?", "What table-level lock …?", "What kind of lock …?"; not
+for several ("Which types of lock exist?", "Which locks …?")."""
 
 
 def focus_weights(question: str, term_weights: Mapping[str, float]) -> dict[str, float]:

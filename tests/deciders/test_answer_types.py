@@ -54,6 +54,8 @@ from deciders.spans import spans
         ("What kind of lock does ALTER TABLE take?", "lock"),
         ("How do I lock a table?", "command"),
         ("Does VACUUM take a lock?", "yes_no"),
+        ("Which types of lock exist?", "other"),  # several: no one mode
+        ("Which locks conflict with ROW SHARE?", "other"),
     ],
 )
 def test_expected_type_from_the_question_wording(question, kind):
