@@ -9,12 +9,13 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from agentic_rag.entry_search import with_continued_entries, with_entries
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.spelling import coined_words
 from core.telemetry_export import configure_telemetry
-from core.text import STOPWORDS, compound_names, cross_reference, exact_names, identifiers, terms
+from core.text import STOPWORDS, compound_names, exact_names, identifiers, terms
 from core.tuning import TUNING, Tuning
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import DEFAULT_OF, default_check, definition_subject, expected_type
@@ -111,22 +112,22 @@ class Services:
             found = self.store.search(query, k, where=where)
             kind = ("default" if default_check(query) else expected_type(query)) if found else None  # is it X?
             if found and (term := definition_subject(query)):
-                found = self.with_entries([term], query, found, where, per_term=1)
+                found = with_entries(self.store, self.tuning, [term], query, found, where, per_term=1)
             elif kind == "default" and (names := exact_names(query) or self.defaulted_setting(query, where)):
                 # a default is stated in the setting's entry: every entry of the name, one a page, first; and its rest
                 typed = not exact_names(query)
-                found = self.with_entries(names, query, found, where, per_term=2, lead=True, typed=typed)
+                found = with_entries(self.store, self.tuning, names, query, found, where, 2, lead=True, typed=typed)
                 tails = list(self.store.fetch(self.store.names.entry_tails(found, names)).values())
                 found = (found[:1] + tails + found[1:])[: len(found)]
             elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
                 # "what port …?": the entries the noun names (a setting's "port (integer)"), one a page
-                found = self.with_entries([noun[1].lower()], query, found, where, per_term=2)
+                found = with_entries(self.store, self.tuning, [noun[1].lower()], query, found, where, per_term=2)
             elif kind == "lock" and (modes := list(dict.fromkeys(m for c in found for m in spans(c["text"], kind)))):
                 # the entries of the lock modes found say what takes each ("ACCESS EXCLUSIVE (AccessExclusiveLock)")
-                found = self.with_entries(modes, query, found, where, per_term=1, typed=True)
+                found = with_entries(self.store, self.tuning, modes, query, found, where, per_term=1, typed=True)
             elif found and (statement := self.named_statement(query, where)):  # "create a user": CREATE USER
-                found = self.with_entries([statement], query, found, where, per_term=1, lead=True)
-            return span.found(self.with_continued_entries(found))
+                found = with_entries(self.store, self.tuning, [statement], query, found, where, per_term=1, lead=True)
+            return span.found(with_continued_entries(self.store, found))
 
     def named_statement(self, question: str, where: ChunkFilter | None = None) -> str | None:
         """The first of the SQL statements a how-to names in prose (:func:`deciders.lexicon.prose_statements`)
@@ -142,78 +143,6 @@ class Services:
         if not word or word.lower() in STOPWORDS or "_" in word:
             return []
         return [word] if self.store.names.entries(word, 1, where, said=False, typed=True) else []
-
-    def with_continued_entries(self, found: list[Chunk]) -> list[Chunk]:
-        """``found``, each chunk that continues a definition-list entry headed by the entry's term line
-        ("- effective_io_concurrency (integer)" before "The default is 1 …": ``continues`` holds the term,
-        :meth:`store.names.NameIndex.continued_entries`). The stored chunk stays as it is."""
-        terms = self.store.names.continued_entries(found)
-        return [
-            {**c, "text": f"- {terms[cid]}\n{c['text']}", "continues": terms[cid]}
-            if (cid := c["chunk_id"]) in terms
-            else c
-            for c in found
-        ]
-
-    def with_entries(
-        self,
-        terms: list[str],
-        query: str,
-        found: list[Chunk],
-        where: ChunkFilter | None,
-        per_term: int,
-        lead: bool = False,
-        typed: bool = False,
-    ) -> list[Chunk]:
-        """``found`` led by the chunks holding the entries of ``terms`` (:meth:`store.names.NameIndex.entries`:
-        a glossary's "Tablespace", a reference page's "TRUNCATE", a setting's "work_mem (integer)"),
-        up to ``per_term`` per term from different pages ("fillfactor" is CREATE TABLE's and CREATE
-        INDEX's): of up to ``tuning.entry_candidates`` candidates, first the page titled by the term
-        (the reference page "psql", not a page quoting psql's banner), then those ``query`` ranks
-        best. An entry that only refers to another term ("WAL" — "See Write-ahead log.") brings
-        that term's entries too. Entries ``found`` holds stay where they are unless ``lead``; each added
-        one (once, however many terms it defines) displaces the last chunk that is no such entry.
-
-        Args:
-            terms: what the query asks to define, or the exact names it asks about.
-            query: the search text.
-            found: the hybrid search's chunks, best first.
-            where: the search's filter.
-            per_term: most entries (pages) per term.
-            lead: put the entries first, those ``found`` holds too (a statement's reference page).
-            typed: only a setting's entries, its term in any case ("TimeZone (string)" for "timezone").
-
-        Returns:
-            As many chunks as ``found``.
-        """
-        chosen: list[Chunk] = []
-        terms = list(terms)
-        for term in terms:  # grows by the terms an entry refers to ("WAL": "See Write-ahead log.")
-            entries = self.store.fetch(self.store.names.entries(term, self.tuning.entry_candidates, where, typed=typed))
-            ranks = self.store.rank_among(query, list(entries))
-            titled = {  # the page's first such chunk
-                cid: -int(c.get("locator", "#0").rsplit("#", 1)[1])
-                for cid, c in entries.items()
-                if c["title"].strip().lower() == term.lower()
-            }
-            order = sorted(entries, key=lambda cid: (cid in titled, titled.get(cid, 0), ranks.get(cid, 0.0), cid))
-            pages: dict[str, str] = {}
-            for cid in reversed(order):
-                pages.setdefault(entries[cid]["source"], cid)
-            picked = [entries[cid] for cid in list(pages.values())[:per_term]]
-            chosen += picked
-            referred = (cross_reference(c["text"], term) for c in picked)
-            terms += [t for t in dict.fromkeys(r for r in referred if r) if t not in terms]
-        held = {c["chunk_id"] for c in found}
-        picked_ids = {c["chunk_id"] for c in chosen}
-        keep = picked_ids | {found[0]["chunk_id"]}  # and the search's best chunk
-        spare = [c["chunk_id"] for c in found if c["chunk_id"] not in keep]
-        added = list({c["chunk_id"]: c for c in chosen if c["chunk_id"] not in held}.values())[: len(spare)]
-        gone = set(spare[len(spare) - len(added) :])
-        result = [{**c, "score": found[0]["score"]} for c in added] + [c for c in found if c["chunk_id"] not in gone]
-        if lead:  # stable: the entries first, each other chunk in its order
-            result.sort(key=lambda c: c["chunk_id"] not in picked_ids)
-        return result
 
     def chunk_filter(self, context: RunContext) -> ChunkFilter:
         default = [s.strip() for s in (self.settings.sources or "").split(",") if s.strip()]

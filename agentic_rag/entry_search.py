@@ -1,0 +1,97 @@
+"""Entries joined to a search's chunks: the chunks holding the definition-list entries, glossary
+terms and reference-page name lines a question asks about ("What is a tablespace?": the glossary's
+"- Tablespace"), found by literal lookups (:mod:`store.names`) where the hybrid search's ranks
+miss them, and the term line of the entry a chunk continues.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from core.text import cross_reference
+from core.tuning import Tuning
+from store.chunks import Chunk, ChunkStore
+from store.filters import ChunkFilter
+
+
+def with_continued_entries(store: ChunkStore, found: list[Chunk]) -> list[Chunk]:
+    """``found``, each chunk that continues a definition-list entry headed by the entry's term line
+    ("- effective_io_concurrency (integer)" before "The default is 1 …": ``continues`` holds the term,
+    :meth:`store.names.NameIndex.continued_entries`). The stored chunk stays as it is."""
+    continued = store.names.continued_entries(found)
+    return [
+        {**c, "text": f"- {continued[cid]}\n{c['text']}", "continues": continued[cid]}
+        if (cid := c["chunk_id"]) in continued
+        else c
+        for c in found
+    ]
+
+
+def with_entries(
+    store: ChunkStore,
+    tuning: Tuning,
+    names: list[str],
+    query: str,
+    found: list[Chunk],
+    where: ChunkFilter | None,
+    per_term: int,
+    lead: bool = False,
+    typed: bool = False,
+) -> list[Chunk]:
+    """``found`` joined by the chunks holding the entries of ``names`` (:meth:`store.names.NameIndex.entries`:
+    a glossary's "Tablespace", a reference page's "TRUNCATE", a setting's "work_mem (integer)"),
+    up to ``per_term`` per name from different pages ("fillfactor" is CREATE TABLE's and CREATE
+    INDEX's): of up to ``tuning.entry_candidates`` candidates, first the page titled by the name
+    (the reference page "psql", not a page quoting psql's banner), then those ``query`` ranks
+    best. An entry that only refers to another name ("WAL" — "See Write-ahead log.") brings
+    that name's entries too. See :func:`joined` for where they go.
+
+    Args:
+        store: the collection.
+        tuning: its ``entry_candidates``.
+        names: what the query asks to define, or the exact names it asks about.
+        query: the search text.
+        found: the hybrid search's chunks, best first.
+        where: the search's filter.
+        per_term: most entries (pages) per name.
+        lead: put the entries first, those ``found`` holds too (a statement's reference page).
+        typed: only a setting's entries, its name in any case ("TimeZone (string)" for "timezone").
+
+    Returns:
+        As many chunks as ``found``.
+    """
+    chosen: list[Chunk] = []
+    names = list(names)
+    for name in names:  # grows by the names an entry refers to ("WAL": "See Write-ahead log.")
+        entries = store.fetch(store.names.entries(name, tuning.entry_candidates, where, typed=typed))
+        ranks = store.rank_among(query, list(entries))
+        titled = {  # the page's first such chunk
+            cid: -int(c.get("locator", "#0").rsplit("#", 1)[1])
+            for cid, c in entries.items()
+            if c["title"].strip().lower() == name.lower()
+        }
+        order = sorted(entries, key=lambda cid: (cid in titled, titled.get(cid, 0), ranks.get(cid, 0.0), cid))
+        pages: dict[str, str] = {}
+        for cid in reversed(order):
+            pages.setdefault(entries[cid]["source"], cid)
+        picked = [entries[cid] for cid in list(pages.values())[:per_term]]
+        chosen += picked
+        referred = (cross_reference(c["text"], name) for c in picked)
+        names += [t for t in dict.fromkeys(r for r in referred if r) if t not in names]
+    return joined(found, chosen, lead)
+
+
+def joined(found: list[Chunk], chosen: Sequence[Chunk], lead: bool = False) -> list[Chunk]:
+    """``found`` with the ``chosen`` chunks it lacks (each once), each displacing the last chunk of
+    ``found`` that is not chosen (its best chunk stays); chosen chunks ``found`` holds stay where
+    they are unless ``lead``, which puts every chosen chunk first. As many chunks as ``found``."""
+    held = {c["chunk_id"] for c in found}
+    chosen_ids = {c["chunk_id"] for c in chosen}
+    keep = chosen_ids | {found[0]["chunk_id"]}
+    spare = [c["chunk_id"] for c in found if c["chunk_id"] not in keep]
+    added = list({c["chunk_id"]: c for c in chosen if c["chunk_id"] not in held}.values())[: len(spare)]
+    gone = set(spare[len(spare) - len(added) :])
+    result = [{**c, "score": found[0]["score"]} for c in added] + [c for c in found if c["chunk_id"] not in gone]
+    if lead:  # stable: the chosen first, each other chunk in its order
+        result.sort(key=lambda c: c["chunk_id"] not in chosen_ids)
+    return result
