@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.wording import focus_weights
-from deciders.answer_support import defines, opens_on
+from deciders.definitions import defines, opens_on
 
 
 @pytest.mark.parametrize(
