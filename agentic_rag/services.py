@@ -17,6 +17,7 @@ from core.spelling import coined_words
 from core.telemetry_export import configure_telemetry
 from core.text import STOPWORDS, compound_names, exact_names, identifiers, terms
 from core.tuning import TUNING, Tuning
+from core.wording import equivalents
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import DEFAULT_OF, default_check, definition_subject, expected_type
 from deciders.lexicon import WHICH_NOUN, prose_statements, spaced_names
@@ -205,7 +206,13 @@ class Services:
             weight = lucene_idf(n, 0) if word in absent else idf.get(word, 0.0)
             for term in terms(word) if weight else ():
                 weights[term] = max(weight, weights.get(term, 0.0))
-        return QuestionTerms(weights, absent, [name for name, count in df.items() if count <= cap])
+        synonyms = {term: self.equivalents[term] for term in weights if term in self.equivalents}
+        return QuestionTerms(weights, absent, [name for name, count in df.items() if count <= cap], synonyms)
+
+    @cached_property
+    def equivalents(self) -> dict[str, tuple[frozenset[str], ...]]:
+        """The terms the collection's glossary equates (:func:`core.wording.equivalents`), read once."""
+        return equivalents(self.store.names.see_references())
 
     def spell_names(self, question: str) -> str:
         """``question`` with each setting-like name written with spaces (:func:`deciders.lexicon.spaced_names`:

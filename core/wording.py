@@ -5,7 +5,7 @@ sentence's terms with what its superlatives imply and without its cross-referenc
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from core.text import term_set
 
@@ -65,3 +65,33 @@ def said_terms(sentence: str) -> frozenset[str]:
     own = term_set(EXCLUSION.sub(" ", REFERENCE.sub(" ", sentence)))
     limits = term_set(" ".join("maximum" if m.lower() == "upper" else "minimum" for m in LIMIT.findall(sentence)))
     return own.union(limits, *(term_set(SUPERLATIVES[t]) for t in own & SUPERLATIVES.keys()))
+
+
+Synonyms = Mapping[str, tuple[frozenset[str], ...]]
+"""Each term and the term sets a collection equates with it (:func:`equivalents`)."""
+_GLOSSARY_NAME = re.compile(r"[A-Za-z][A-Za-z -]{0,40}(?: \([A-Za-z ]+\))?")
+"""A name a glossary cross-reference may join: words, a qualifier in brackets ("Standby (server)"); no code."""
+
+
+def equivalents(references: Sequence[tuple[str, str]]) -> dict[str, tuple[frozenset[str], ...]]:
+    """The terms a collection's cross-references equate, from (term line, target) pairs
+    (:meth:`store.names.NameIndex.see_references`): the glossary's "Standby (server)" — "See
+    Replica (server)." makes ``standbi`` and ``replica`` one; "WAL" — "See Write-ahead log." makes
+    ``wal`` what ``write``, ``ahead`` and ``log`` say together. Only between names
+    (:data:`_GLOSSARY_NAME`, a bracketed qualifier left out), sharing no term, one side a single term;
+    a thesaurus built from the documents' own glossary (query expansion with a controlled
+    vocabulary, e.g. Voorhees 1994, "Query Expansion Using Lexical-Semantic Relations")."""
+    found: dict[str, list[frozenset[str]]] = {}
+    for term, target in references:
+        if not (_GLOSSARY_NAME.fullmatch(term) and _GLOSSARY_NAME.fullmatch(target)):
+            continue
+        one, other = (term_set(re.sub(r"\s*\([^)]*\)", "", name)) for name in (term, target))
+        for side, rest in ((one, other), (other, one)):
+            if len(side) == 1 and rest and not side & rest:
+                found.setdefault(next(iter(side)), []).append(rest)
+    return {term: tuple(dict.fromkeys(sets)) for term, sets in found.items()}
+
+
+def equated(said: frozenset[str], synonyms: Synonyms) -> frozenset[str]:
+    """``said`` (a sentence's terms) with each term of ``synonyms`` whose equivalent it holds in full."""
+    return said | {term for term, sets in synonyms.items() if term not in said and any(s <= said for s in sets)}

@@ -21,7 +21,7 @@ from langchain_core.embeddings import Embeddings
 
 from core.text import NAME_LINE, SEE, api_entry_name, cross_reference, is_heading, sentences, term_set, unbracketed
 from core.tuning import Tuning
-from core.wording import said_terms
+from core.wording import Synonyms, equated, said_terms
 from deciders.answer_types import UNTYPED, AnswerType, definition_subject
 from deciders.chunks import HopChunk
 from deciders.definitions import defines, opens_on
@@ -124,6 +124,7 @@ def rank_candidates(
     tuning: Tuning,
     avoid: Sequence[str] = (),
     embeddings: Embeddings | None = None,
+    synonyms: Synonyms | None = None,
 ) -> list[Candidate]:
     """Every usable evidence sentence as a :class:`Candidate`, best first.
 
@@ -137,6 +138,7 @@ def rank_candidates(
         avoid: sentences not to use (claims a grounding check rejected).
         embeddings: the collection's embedding model (LangChain ``Embeddings``), for the
             sentence–question similarity; ``None`` ranks on words alone.
+        synonyms: question terms a sentence also says by an equivalent (:func:`core.wording.equated`).
     """
     found: dict[str, dict] = {}
     total = sum(weights.values())
@@ -165,7 +167,7 @@ def rank_candidates(
         about: frozenset[str] = frozenset()  # the subject's terms, under the entry its entry refers to
         header: frozenset[str] = frozenset()  # a table's header row ("| Item | Upper Limit |"), for its rows
         for sentence in sentences(chunk["text"]):
-            own = said_terms(sentence)
+            own = equated(said_terms(sentence), synonyms or {})
             line_entry = api_entry_name(sentence)
             if line_entry:  # a new API entry: what came before is about another
                 head, head_entry, about, before = None, None, frozenset(), []

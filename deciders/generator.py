@@ -11,16 +11,15 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import Literal, Mapping, Protocol, Sequence
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
-from core.text import CODE_SHAPE, coverage, names, strip_qualifier, term_set
+from core.text import coverage, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
-from core.wording import focus_weights
+from core.wording import Synonyms, focus_weights
 from deciders import yes_no
 from deciders.answer_support import (
     Candidate,
@@ -36,6 +35,7 @@ from deciders.contrast import contradicted, denied, unmentioned, unnegated
 from deciders.decomposer import PARALLEL
 from deciders.lexicon import MODEL_FREE
 from deciders.passages import citation_marks, cite, closest_passages, renumbered, with_context
+from deciders.rare_names import unsaid_rare_names
 from deciders.rivals import rival_entry
 from deciders.roles import reversed_roles
 from deciders.router import classify_complexity, direct_reply
@@ -88,6 +88,9 @@ class AnswerRequest:
     rare_names: Sequence[str] = ()
     """The question's code-like names and coined words that only a few chunks hold (``MySQL``,
     ``pgbouncer`` in the PostgreSQL manual): an answer must come from a chunk holding them."""
+    synonyms: Synonyms = field(default_factory=dict)
+    """Question terms the collection's glossary equates with others: a sentence saying "standby"
+    says "replica" (:func:`core.wording.equivalents`)."""
     sub_questions: Sequence[str] = ()
     """For a decomposed question (evidence chunks carry ``sub_question``, an index into these):
     the answer says which sub-question answered which part, and which part stayed unanswered."""
@@ -216,7 +219,9 @@ class ExtractiveGenerator:
                 verdict = yes_no.check(question, evidence, weights, self.tuning.yes_no_share)
             if verdict is not None:
                 return compared(verdict, weights)
-        ranked = rank_candidates(question, kind, evidence, weights, self.tuning, request.avoid, self.embeddings)
+        ranked = rank_candidates(
+            question, kind, evidence, weights, self.tuning, request.avoid, self.embeddings, request.synonyms
+        )
         if ranked and denied(question, with_context(ranked[0])):  # a denying best yields to an as well supported one
             top = ranked[0].support
             ranked = sorted(ranked, key=lambda c: c.support < top or bool(denied(question, with_context(c))))
@@ -290,54 +295,6 @@ class ExtractiveGenerator:
         body, cited = cite(closest)
         text = f"{NO_ANSWER} contain a clear answer to this question{never}. The closest passages found: {body}"
         return Answer(text, cited, MODEL_FREE, abstained=True, support=support)
-
-
-def unsaid_rare_names(
-    question: str, rare_names: Sequence[str], chosen: Sequence[Candidate], evidence: Sequence[HopChunk], chain: bool
-) -> list[str]:
-    """The question's rare names (named by at most ``tuning.rare_name_chunks`` chunks) the answer
-    does not say.
-
-    A code-like name (``MySQL``) or a coined lower-case one (``pgbouncer``) must be in the
-    answer's best sentence, its context or its chunk's title (a chunk's "unlike MySQL" does not
-    make its other sentences about MySQL) — a dotted one in that chunk, as itself or as its module
-    and its entry ("functools module" … "lru_cache(maxsize=128)"); for a multi-hop question in
-    one of the answer's chunks: a second sentence naming it does not make the first about it.
-    For a single-hop question, a capitalised word of prose (``Westphalia``) must be in the best
-    sentence, its context or its chunk's title, unless it is in an evidence chunk's title (the
-    question names a document it is about, the answer may be another's): SQuAD 2.0 writes
-    unanswerable questions by putting a name of the paragraph where it does not belong
-    (Rajpurkar et al. 2018, "entity swap").
-
-    Args:
-        question: the question.
-        rare_names: its rare names (:meth:`graph.services.GraphServices.question_terms`).
-        chosen: the answer's sentences, best first.
-        evidence: the evidence chunks.
-        chain: the question is multi-hop (no sentence-level check).
-
-    Returns:
-        The names not said (a prose one as the whole capitalised name it is part of).
-    """
-    held = " ".join(f"{c.chunk['title']} {c.chunk['text']}" for c in (chosen if chain else chosen[:1])).lower()
-    said = " ".join(f"{c.chunk['title']} {with_context(c)}" for c in chosen[:1]).lower()
-    code = [n for n in rare_names if CODE_SHAPE.search(n) or n.islower()]
-    missing = [n for n in code if not _holds(held if chain or "." in n else said, n.lower())]
-    titles = " ".join(c["title"] for c in evidence).lower()
-    prose = [n.lower() for n in rare_names if n not in code and n.lower() not in titles]
-    if prose and chosen and not chain:
-        missing += [name for name in unmentioned(question, said) if any(p in name.lower() for p in prose)]
-    return missing
-
-
-def _holds(text: str, name: str) -> bool:
-    """Whether lower-cased ``text`` names ``name``: literally, or for a dotted name, its parts
-    as words with the last one written as a call or signature (``lru_cache(``)."""
-    if name in text:
-        return True
-    *parts, last = name.split(".")
-    words = set(re.findall(r"\w+", text))
-    return bool(parts) and set(parts) <= words and f"{last}(" in text
 
 
 def compared(comparison: Comparison, weights: dict[str, float]) -> Answer:

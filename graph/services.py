@@ -3,10 +3,11 @@ tuning. :class:`agentic_rag.app.Services` implements it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from core.tuning import Tuning
+from core.wording import Synonyms
 from deciders import Deciders
 from graph.context import RunContext
 from store.chunks import Chunk
@@ -25,6 +26,8 @@ class QuestionTerms:
     """The question's identifiers (setting, product, function names) that no chunk contains."""
     rare_names: list[str]
     """Its code-like identifiers (``MySQL``) that only a few chunks hold."""
+    synonyms: Synonyms = field(default_factory=dict)
+    """Its terms the collection's glossary equates with others (:func:`core.wording.equivalents`)."""
 
 
 class GraphServices(Protocol):

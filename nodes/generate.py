@@ -51,6 +51,7 @@ def make_node(services: GraphServices):
             term_weights=known.weights,
             absent_terms=known.absent,
             rare_names=known.rare_names,
+            synonyms=known.synonyms,
         )
         answer = services.deciders(ctx).generator.generate(request)
         by_id = {c["chunk_id"]: c for c in evidence}

@@ -16,7 +16,7 @@ from graph.context import RunContext
 
 RULES = RunContext(deciders="rules")
 PAGES = [
-    "glossary.html",  # "- Tablespace" / "- A named location …", "Multi-version concurrency control (MVCC)"
+    "glossary.html",  # "- Tablespace" / "- A named location …", "MVCC", "- Standby (server)" / "- See Replica (server)."
     "sql-truncate.html",  # "TRUNCATE — empty a table or set of tables"
     "sql-reindex.html",  # the option "- TABLESPACE": an entry, but not the one "tablespace" asks for
     "app-psql.html",  # "psql — PostgreSQL interactive terminal"
@@ -224,3 +224,10 @@ def test_a_lock_asked_of_a_command_is_the_mode_whose_entry_or_sentence_names_the
     result = manual.ask(question, context=RULES)
     assert result["short_answer"] == mode, result["answer"]
     assert Path(result["citations"][0]["source"]).name == page
+
+
+def test_the_glossarys_cross_references_are_read_as_equivalent_terms(manual):
+    references = manual.services.store.names.see_references()
+    assert ("Standby (server)", "Replica (server)") in references and ("WAL", "Write-ahead log") in references
+    known = manual.services.question_terms("Which file makes a server start as a replica?")
+    assert known.synonyms["replica"] == (frozenset({"standbi"}),)
