@@ -16,7 +16,7 @@ from graph.context import RunContext
 
 RULES = RunContext(deciders="rules")
 PAGES = [
-    "glossary.html",  # "- Tablespace" / "- A named location …", "MVCC", "- Standby (server)" / "- See Replica (server)."
+    "glossary.html",  # "- Tablespace" / "- A named location …", "MVCC", "- Standby (server)" / "- See Replica …"
     "sql-truncate.html",  # "TRUNCATE — empty a table or set of tables"
     "sql-reindex.html",  # the option "- TABLESPACE": an entry, but not the one "tablespace" asks for
     "app-psql.html",  # "psql — PostgreSQL interactive terminal"
