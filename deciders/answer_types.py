@@ -147,11 +147,13 @@ def default_check(question: str) -> tuple[str, str] | None:
 _DEFINITION = re.compile(r"^(?:who|what)(?:'s|\s+(?:is|was|are|were))\s+(?P<subject>[^?]+?)\s*\??$", re.I)
 """"Who is Donnie Smith?", "What is MVCC?": a definition, not a person or a value."""
 _EXPLANATION = re.compile(
-    r"^what does (?P<subject>.+) (?:do|mean|stand for)\s*\??$|\bdifference between\b|^(?:explain|describe)\b|"
+    r"^what does (?P<subject>.+) (?:do|mean|stand for|control|determine)\s*\??$|\bdifference between\b|"
+    r"^(?:explain|describe)\b|"
     r"^what (?:is|are) the (?:purpose|point|use|meaning|advantages?|benefits?) of\b",
     re.I,
 )
-"""Questions a sentence answers but no single value does: "What does VACUUM FULL do?"."""
+"""Questions a sentence answers but no single value does: "What does VACUUM FULL do?", "What does
+the wal_level setting control?"."""
 
 
 def expected_type(question: str) -> AnswerType:

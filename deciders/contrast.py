@@ -321,30 +321,3 @@ def unmentioned(question: str, text: str) -> list[str]:
 def _folded(text: str) -> str:
     """``text`` without accents ("Benìtez" → "Benitez"): NFKD, combining marks dropped."""
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
-_NEGATION_CUE = re.compile(r"^(?:not|no|never|cannot|(?:ca|does|do|is|are|was|were|wo)n't|without|neither|nor)$")
-_CLAUSE_END = re.compile(r"[,;:()]")
-_CUE_WORD = re.compile(r"[\w'’-]+|[,;:()]")
-NEGATION_REACH = 4
-"""Words before a predicate term within which a negation cue negates it (NegEx, Chapman et al. 2001)."""
-
-
-def negated(sentence: str, predicate: frozenset[str]) -> bool:
-    """Whether a negation cue stands within ``NEGATION_REACH`` words before a predicate term of
-    ``sentence``, in the same clause (no comma, semicolon, colon or bracket between): a cue
-    negates what follows it, as NegEx's pre-negation triggers do ("not supported", but not the
-    "changes" of "any changes that have not been applied … can be redone"); with no predicate
-    term given, whether the sentence holds a negation cue at all."""
-    words = _CUE_WORD.findall(sentence.lower())
-    if not predicate:
-        return any(_NEGATION_CUE.match(word) for word in words)
-    for at, word in enumerate(words):
-        if not (set(terms(word)) & predicate):
-            continue
-        for other in range(at - 1, at - NEGATION_REACH - 1, -1):
-            if other < 0 or _CLAUSE_END.match(words[other]):
-                break
-            if _NEGATION_CUE.match(words[other]):
-                return True
-    return False

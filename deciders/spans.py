@@ -16,7 +16,7 @@ from typing import Literal
 from core.text import MONTH, STOPWORDS, name_only, names, term_set, tidy_span
 from deciders import lexicon
 from deciders.answer_types import LEADING_CLAUSE, AnswerType, default_measure
-from deciders.contrast import negated
+from deciders.negation import negated
 
 _NUMBER = (
     rf"(?:-?\d[\d,]*(?:\.\d+)?(?:\s(?:million|billion|thousand))?|{lexicon.NUMBER_WORD}(?:[\s-]{lexicon.NUMBER_WORD})*)"

@@ -26,8 +26,8 @@ from typing import Mapping, Sequence
 from core.text import CODE_SHAPE, identifiers, names, sentences, strip_qualifier, term_set, terms
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison
-from deciders.contrast import negated
 from deciders.lexicon import NATION, NATION_OF
+from deciders.negation import negated
 
 _CAPS_PHRASE = re.compile(r"\b[A-Z][A-Z0-9_]+(?:\s+[A-Z][A-Z0-9_]+)+\b")
 RARE_IDF = 3.0

@@ -37,6 +37,7 @@ from deciders.spans import spans
         ("Which team did he play for?", "organisation"),
         ("In psql, how do I list the tables?", "command"),
         ("What does lock_timeout do?", "definition"),  # what it is, though its name is a duration's
+        ("What does the wal_level setting control?", "definition"),
         ("Which function ends a backend's session?", "command"),
         ("Which psql command lists all databases?", "command"),  # a word between "which" and "command"
         ("Which server setting controls the port?", "command"),

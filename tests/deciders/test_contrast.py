@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from deciders.contrast import contradicted, denied, negated, negative_clause, unmentioned, unnegated
+from deciders.contrast import contradicted, denied, negative_clause, unmentioned, unnegated
+from deciders.negation import negated
 
 
 def test_a_word_swapped_for_its_opposite_between_the_same_neighbours_is_a_contradiction():
@@ -151,3 +152,12 @@ def test_a_negation_cue_negates_what_follows_it_not_what_comes_before():
     assert not negated(redone, predicate)  # "not" negates "applied", not the "changes" before it
     assert negated("After a crash the changes are not replayed from the log.", frozenset({"replay"}))
     assert not negated("Without a crash, the log is replayed.", frozenset({"replay"}))  # another clause
+
+
+def test_an_auxiliarys_negation_closing_its_clause_negates_what_comes_before_it():
+    concurrently = frozenset({"concurr"})
+    said = "A regular CREATE INDEX can be performed within a transaction block, but CREATE INDEX CONCURRENTLY cannot."
+    assert negated(said, concurrently)
+    assert negated("VACUUM can run in a transaction block; VACUUM FULL does not.", frozenset({"full"}))
+    assert not negated("Whether the table exists or not, it is dropped.", frozenset({"tabl", "exist"}))  # no auxiliary
+    assert not negated("CREATE INDEX CONCURRENTLY cannot run in a block, but REINDEX can.", frozenset({"reindex"}))

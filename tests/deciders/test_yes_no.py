@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from core.text import term_set
 from core.tuning import TUNING
-from deciders.contrast import negated
 from deciders.generator import AnswerRequest, ExtractiveGenerator
+from deciders.negation import negated
 from deciders.spans import spans
 from deciders.yes_no import check, subjects, unnamed
 
