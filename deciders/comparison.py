@@ -95,7 +95,14 @@ def compare(question: str, evidence: Sequence[HopChunk]) -> Comparison | None:
     for choice in choices:
         found = None
         named = _whole_word(choice)
-        for chunk in evidence:
+        # a table row keyed by the option ("| integer | 4 bytes | …") before one naming it ("small-range integer")
+        keyed = re.compile(rf"\|\s*{re.escape(choice)}\s*\|", re.I)
+        rows = ((chunk, row) for chunk in evidence for row in sentences(chunk["text"]) if keyed.match(row))
+        for chunk, row in rows if not defaults else ():
+            if (value := _value(row[keyed.match(row).end() :], dates)) is not None:
+                found = (choice, value, row, chunk)
+                break
+        for chunk in evidence if found is None else ():
             titled = bool(named.search(chunk["title"]))
             in_title, heading = titled, None
             for sentence in sentences(chunk["text"]):

@@ -78,3 +78,14 @@ def test_defaults_under_setting_entries_are_compared_as_sizes():
     assert larger.values[1][2] == "maintenance_work_mem (integer): It defaults to 64 megabytes (64MB)."
     smaller = compare("Which is smaller by default, shared_buffers or maintenance_work_mem?", [resource])
     assert smaller.winner == "maintenance_work_mem"  # 128MB against 64MB: sizes, not the first numbers
+
+
+def test_a_table_row_keyed_by_an_option_gives_its_value_before_a_row_only_naming_it():
+    table = chunk(
+        "t",
+        "8.1. Numeric Types",
+        "| smallint | 2 bytes | small-range integer | -32768 to +32767 |\n"
+        "| integer | 4 bytes | typical choice for integer | -2147483648 to +2147483647 |",
+    )
+    verdict = compare("Which takes more storage, smallint or integer?", [table])
+    assert verdict is not None and verdict.winner == "integer"  # 4 bytes, not "-32768" after "small-range integer"
