@@ -148,12 +148,12 @@ _DEFINITION = re.compile(r"^(?:who|what)(?:'s|\s+(?:is|was|are|were))\s+(?P<subj
 """"Who is Donnie Smith?", "What is MVCC?": a definition, not a person or a value."""
 _EXPLANATION = re.compile(
     r"^what does (?P<subject>.+) (?:do|mean|stand for|control|determine)\s*\??$|\bdifference between\b|"
-    r"^(?:explain|describe)\b|"
+    r"^(?:explain|describe)\b|^what happens\b|"
     r"^what (?:is|are) the (?:purpose|point|use|meaning|advantages?|benefits?) of\b",
     re.I,
 )
 """Questions a sentence answers but no single value does: "What does VACUUM FULL do?", "What does
-the wal_level setting control?"."""
+the wal_level setting control?", "What happens if a session idles longer than idle_session_timeout?"."""
 
 
 def expected_type(question: str) -> AnswerType:
