@@ -9,7 +9,10 @@ import re
 
 from core.text import terms
 
-_NEGATION_CUE = re.compile(r"^(?:not|no|never|cannot|(?:ca|does|do|is|are|was|were|wo)n't|without|neither|nor)$")
+_NEGATION_CUE = re.compile(
+    r"^(?:not|no|never|cannot|(?:ca|does|do|is|are|was|were|wo)n't|without|neither|nor|disables?|disabled)$"
+)
+"""Pre-negation cues; "disables" says there is none ("A value of zero (the default) disables the timeout")."""
 _CLAUSE_END = re.compile(r"[,;:()]")
 _CUE_WORD = re.compile(r"[\w'’-]+|[,;:()]")
 _POST_CUE = re.compile(r"^(?:cannot|(?:ca|does|do|did|is|are|was|were|wo|should|must|may)n['’]t)$")

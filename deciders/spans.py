@@ -133,7 +133,9 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     elif kind == "yes_no":
         # the sentence's polarity against the question's: "Can a foreign key reference columns that are not unique?"
         # is answered No by "A foreign key must reference columns that … form a unique constraint"
-        return [_NO if negated(sentence, asked) != asks_negated(question) else _YES]
+        # a setting's parts count too: "disables the timeout" negates "Is there a statement_timeout …?"
+        said_of = asked | term_set(question.replace("_", " "))
+        return [_NO if negated(sentence, said_of) != asks_negated(question) else _YES]
     elif kind == "person":  # an all-capitals word ("UK", "GR") is no person's name
         found = [name for name in names(sentence) if not name.isupper()]
     elif kind == "organisation":

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from deciders.contrast import contradicted, denied, negative_clause, unmentioned, unnegated
 from deciders.negation import negated
+from deciders.spans import spans
 
 
 def test_a_word_swapped_for_its_opposite_between_the_same_neighbours_is_a_contradiction():
@@ -161,3 +162,10 @@ def test_an_auxiliarys_negation_closing_its_clause_negates_what_comes_before_it(
     assert negated("VACUUM can run in a transaction block; VACUUM FULL does not.", frozenset({"full"}))
     assert not negated("Whether the table exists or not, it is dropped.", frozenset({"tabl", "exist"}))  # no auxiliary
     assert not negated("CREATE INDEX CONCURRENTLY cannot run in a block, but REINDEX can.", frozenset({"reindex"}))
+
+
+def test_disabling_a_thing_says_there_is_none():
+    assert negated("A value of zero (the default) disables the timeout.", frozenset({"timeout"}))
+    # the question spells the setting as its name; the sentence says its last part
+    said = "A value of zero (the default) disables the timeout."
+    assert spans(said, "yes_no", "Is there a statement_timeout by default?") == ["No"]
