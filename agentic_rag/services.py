@@ -35,7 +35,8 @@ from store.filters import ChunkFilter
 from store.lexical import lucene_idf
 from store.mentions import Link
 
-FROM_SETTINGS: Any = object()  # marker for "the chat model the settings name" (None means no chat model)
+FROM_SETTINGS: Any = object()
+"""Marker for "the chat model the settings name" (``None`` means no chat model)."""
 
 
 class Services:
@@ -117,7 +118,9 @@ class Services:
             elif kind == "default" and (names := exact_names(query) or self.defaulted_setting(query, where)):
                 # a default is stated in the setting's entry: every entry of the name, one a page, first; and its rest
                 typed = not exact_names(query)
-                found = with_entries(self.store, self.tuning, names, query, found, where, 2, lead=True, typed=typed)
+                found = with_entries(
+                    self.store, self.tuning, names, query, found, where, per_term=2, lead=True, typed=typed
+                )
                 tails = list(self.store.fetch(self.store.names.entry_tails(found, names)).values())
                 found = (found[:1] + tails + found[1:])[: len(found)]
             elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):

@@ -1,5 +1,5 @@
 """Answer types: what kind of value a question asks for (a number, a quantity, a date, a person, a
-command, a default, yes or no, a definition, …), read from its wording.
+command, a lock mode, a default, yes or no, a definition, …), read from its wording.
 
 The answer-type step of classic question-answering pipelines: the question's wording names the type of the answer,
 candidate sentences are those holding a span of that type (:mod:`deciders.spans`), and the short answer is that
