@@ -19,7 +19,7 @@ the share and accuracy of answers at or above the trust level (raw and calibrate
 Usage::
 
     python -m evaluation.calibrate eval-out/*/questions.jsonl --out core/calibration.json \
-        [--modes agentic] [--min-group 30]
+        [--modes agentic] [--min-group 30] [--keep abstention [--base core/calibration.json]]
 
 Output (JSON)::
 
@@ -49,6 +49,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from core.calibration import CALIBRATION_FILE
 from core.tuning import TUNING
 from deciders.answer_types import confidence_group
 from evaluation.calibration import auroc
@@ -136,9 +137,18 @@ def _figures(records: list[dict], maps: dict[str | None, tuple[list[float], list
 
 
 def calibrate(
-    paths: Sequence[Path], modes: Sequence[str] | None = None, trust: float | None = None, min_group: int = MIN_GROUP
+    paths: Sequence[Path],
+    modes: Sequence[str] | None = None,
+    trust: float | None = None,
+    min_group: int = MIN_GROUP,
+    kept: dict[str, dict] | None = None,
 ) -> dict:
     """Fit on one half of the questions, report both halves (see the module docstring).
+
+    ``kept`` holds group maps (``{"x", "y", …}``, from an earlier calibration file) used as they are
+    instead of fitted: the abstention map, whose accuracy is the share of unanswerable questions in
+    the runs it was fitted on (none in HotpotQA or MuSiQue, many in pgdocs), not a property of the
+    answer.
 
     Raises:
         ValueError: fewer than two usable records in the fitted half.
@@ -159,7 +169,10 @@ def calibrate(
     for record in halves["fit"]:
         by_group.setdefault(group_of(record), []).append(record)
     for group, rows in sorted(by_group.items()):
-        if len(rows) >= min_group:
+        if group in (kept or {}):
+            maps[group] = (kept[group]["x"], kept[group]["y"])
+            groups[group] = {**kept[group], "kept": True}
+        elif len(rows) >= min_group:
             maps[group] = fit([raw_confidence(r) for r in rows], [r["correct"] for r in rows])
             groups[group] = {"x": maps[group][0], "y": maps[group][1], "n": len(rows)}
     return {
@@ -199,10 +212,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--modes", help="comma-separated modes to use (default: every mode with a confidence)")
     parser.add_argument("--trust", type=float, help=f"trust level (default {TUNING.confidence_trust})")
     parser.add_argument("--min-group", type=int, default=MIN_GROUP, help="least fitted records for a group's own map")
+    parser.add_argument("--keep", help="comma-separated groups whose maps --base gives, used as they are, not fitted")
+    parser.add_argument("--base", type=Path, help="the calibration file --keep reads (default: the shipped one)")
     args = parser.parse_args(argv)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()] if args.modes else None
     try:
-        result = calibrate(args.files, modes, args.trust, args.min_group)
+        base_file = args.base or CALIBRATION_FILE
+        base = json.loads(base_file.read_text()).get("groups", {}) if args.keep else {}
+        keep = [g.strip() for g in (args.keep or "").split(",") if g.strip()]
+        if missing := [g for g in keep if g not in base]:
+            raise ValueError(f"{base_file} has no map of {', '.join(missing)} to keep (it has: {', '.join(base)})")
+        result = calibrate(args.files, modes, args.trust, args.min_group, {g: base[g] for g in keep})
     except (ValueError, FileNotFoundError, json.JSONDecodeError, ImportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -183,6 +183,19 @@ def test_calibrate_script_writes_monotone_breakpoints(tmp_path):
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert proc.returncode == 2 and "need at least 2" in proc.stderr
 
+    # a group's map kept from a base file, as it is: the other groups are fitted
+    base = tmp_path / "base.json"
+    base.write_text(json.dumps({"groups": {"name": {"x": [0.0, 1.0], "y": [0.0, 0.5], "n": 9}}}))
+    kept = tmp_path / "kept.json"
+    command = [sys.executable, "-m", "evaluation.calibrate", str(path), "--out", str(kept), "--keep", "name"]
+    proc = subprocess.run([*command, "--base", str(base)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    groups = json.loads(kept.read_text())["groups"]
+    assert groups["name"] == {"x": [0.0, 1.0], "y": [0.0, 0.5], "n": 9, "kept": True}
+    assert groups["value"]["y"] == result["groups"]["value"]["y"]  # fitted as before
+    proc = subprocess.run([*command[:-1], "value", "--base", str(base)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "has no map of value to keep" in proc.stderr
+
 
 def test_corpus_collection_is_a_valid_name_per_folder(tmp_path):
     name = corpus_collection(DEFAULT_CORPUS)
