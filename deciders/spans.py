@@ -160,6 +160,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         if kind in ("number", "quantity"):  # a value given as an example is one throughout the sentence
             examples, idioms = set(_EXAMPLE.findall(sentence)), {m.start() for m in _PRONOUN_ONE.finditer(sentence)}
             matches = [m for m in matches if m.group(0) not in examples and m.start() not in idioms]
+            # "an 18-byte pointer" measures the pointer: no answer to the length of something else
+            matches = [m for m in matches if not _measures_other(sentence, m, asked)]
         found = [m.group(0) for m in matches]
         if kind == "lock":  # "SELECT FOR SHARE lock just the returned rows": a statement, not a mode
             found = [value for value in found if value.split()[0] not in lexicon.SQL_STATEMENT]
@@ -213,6 +215,18 @@ def asks_negated(question: str) -> bool:
     """Whether ``question`` negates one of its own terms outside a leading clause (:func:`negated`);
     cached, as each candidate sentence of a yes/no question is read against it."""
     return negated(LEADING_CLAUSE.sub("", question), term_set(question))
+
+
+_MEASURED = re.compile(r"\s+(?P<noun>[a-z]+)")
+
+
+def _measures_other(sentence: str, match: re.Match, asked: frozenset[str]) -> bool:
+    """Whether the quantity ``match`` is a hyphenated modifier ("18-byte") of a noun the question
+    does not name ("an 18-byte pointer", asked the length of a varchar)."""
+    if "-" not in match.group(0).strip("-"):
+        return False
+    noun = _MEASURED.match(sentence, match.end())
+    return bool(noun) and not term_set(noun["noun"]) & asked
 
 
 def _measure_of(value: str, measure: Literal["quantity", "number"], question: str) -> bool:

@@ -560,3 +560,9 @@ def test_a_lock_mode_is_named_in_capitals_before_lock_or_mode_or_as_its_entrys_t
     assert spans("The SELECT command acquires a lock of this mode.", "lock") == []  # its entry's term names it
     assert spans("VACUUM FULL rewrites the table.", "lock") == []
     assert spans("SELECT FOR UPDATE and SELECT FOR SHARE lock just the returned rows", "lock") == []  # statements
+
+
+def test_a_hyphenated_quantity_measures_the_noun_after_it():
+    said = "Only an 18-byte pointer must remain inside the tuple."
+    assert spans(said, "quantity", "What is the maximum length of a varchar?") == []  # the pointer's size
+    assert spans("It is stored as a 4-byte integer.", "quantity", "How many bytes does an integer take?") == ["4-byte"]
