@@ -233,6 +233,8 @@ class ExtractiveGenerator:
             naming = [c for c, gap in zip(ranked, gaps, strict=True) if not gap]
             missing = [] if naming or not gaps else gaps[0]
             ranked = naming or ranked
+        if kind == "lock":  # "plain VACUUM" is not the "VACUUM FULL" of the ACCESS EXCLUSIVE entry
+            ranked = [c for c in ranked if not yes_no.longer_command(question, c.sentence)] or ranked
         chosen = self.select(ranked, kind, weights)
         if kind == "lock" and blended_support(chosen[:1], weights, self.tuning) < self.tuning.min_answer_support:
             kind = "definition"  # no mode is said well of it: the best sentence, with no short answer, unsure

@@ -59,6 +59,21 @@ def unnamed(question: str, text: str, weights: Mapping[str, float]) -> list[str]
     return [name for name in [*phrases, *words] if name.lower() not in held]
 
 
+_CAPITALS = re.compile(r"\b[A-Z]{3,}(?: [A-Z]{2,})*\b")
+_ANOTHER_CAPITAL = re.compile(r" [A-Z]{2,}\b")
+
+
+def longer_command(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` names a command the question writes in capitals only as the start of a
+    longer one: "VACUUM FULL" for "VACUUM", "CREATE INDEX CONCURRENTLY" for "CREATE INDEX" — another
+    command ("Acquired by VACUUM (without FULL)" names VACUUM itself)."""
+    for command in _CAPITALS.findall(question):
+        found = list(re.finditer(rf"\b{re.escape(command)}\b", sentence))
+        if found and all(_ANOTHER_CAPITAL.match(sentence, m.end()) for m in found):
+            return True
+    return False
+
+
 def subjects(question: str, evidence: Sequence[HopChunk]) -> list[str]:
     """The two things a yes/no question asks about, either side of its first "and": evidence
     titles the question names (longest first), then its capitalised names where no title is;

@@ -155,3 +155,13 @@ def test_a_yes_or_no_asked_with_not_is_answered_by_the_sentences_polarity_agains
     )
     assert truncate.short_answer == "No" and not truncate.abstained  # was declined: "the passage says 'not fire'"
     assert truncate.support <= TUNING.untyped_support  # a yes or no read from negation cues alone: less sure
+
+
+def test_a_command_named_only_as_the_start_of_a_longer_one_is_another_command():
+    from deciders.yes_no import longer_command
+
+    access_exclusive = "Acquired by the DROP TABLE, TRUNCATE, CLUSTER, VACUUM FULL, and REFRESH commands."
+    assert longer_command("What lock does a plain VACUUM take?", access_exclusive)
+    assert not longer_command("Which lock mode does VACUUM FULL acquire?", access_exclusive)
+    assert not longer_command("What lock does a plain VACUUM take?", "Acquired by VACUUM (without FULL), ANALYZE.")
+    assert longer_command("What lock does CREATE INDEX take?", "Acquired by CREATE INDEX CONCURRENTLY, ANALYZE.")
