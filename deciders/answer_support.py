@@ -215,7 +215,7 @@ def rank_candidates(
                     from_head += weight * (term not in own and in_head)
                     from_previous += weight * (term not in own and bool(near_by) and term in near_by[-1][1])
                 # the context that supplies question terms is read with the sentence (its
-                # similarity window); a setting's entry heading is shown even when it supplies none
+                # similarity window); a setting's or a lock mode's entry heading is shown even when it supplies none
                 supplying = None
                 if head is not None and head[0] != sentence and from_head >= CONTEXT_SHARE * total:
                     supplying = head[0]
@@ -224,7 +224,7 @@ def rank_candidates(
                 names_entry = (
                     head is not None
                     and head[0] != sentence
-                    and ("_" in head[0] or head_entry is not None)
+                    and ("_" in head[0] or head_entry is not None or kind == "lock")
                     and not head[1] <= own
                 )
                 context = supplying or (head[0] if names_entry else None)
