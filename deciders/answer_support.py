@@ -224,7 +224,7 @@ def rank_candidates(
                 names_entry = (
                     head is not None
                     and head[0] != sentence
-                    and ("_" in head[0] or head_entry is not None or kind == "lock")
+                    and ("_" in head[0] or head_entry is not None or kind == "lock" or head[0].isupper())
                     and not head[1] <= own
                 )
                 context = supplying or (head[0] if names_entry else None)

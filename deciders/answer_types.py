@@ -147,7 +147,8 @@ def default_check(question: str) -> tuple[str, str] | None:
 _DEFINITION = re.compile(r"^(?:who|what)(?:'s|\s+(?:is|was|are|were))\s+(?P<subject>[^?]+?)\s*\??$", re.I)
 """"Who is Donnie Smith?", "What is MVCC?": a definition, not a person or a value."""
 _EXPLANATION = re.compile(
-    r"^what does (?P<subject>.+) (?:do|mean|stand for|control|determine)\s*\??$|\bdifference between\b|"
+    r"^what does (?P<subject>.+?) (?:do|mean|stand for|control|determine)(?:\s+(?:in|for|with|to)\s+[^?]+)?\s*\??$|"
+    r"\bdifference between\b|"
     r"^(?:explain|describe)\b|^what happens\b|"
     r"^what (?:is|are) the (?:purpose|point|use|meaning|advantages?|benefits?) of\b",
     re.I,

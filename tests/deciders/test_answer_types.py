@@ -38,6 +38,7 @@ from deciders.spans import spans
         ("In psql, how do I list the tables?", "command"),
         ("What does lock_timeout do?", "definition"),  # what it is, though its name is a duration's
         ("What does the wal_level setting control?", "definition"),
+        ("What does CONCURRENTLY do in CREATE INDEX?", "definition"),  # what the option does, where
         ("What happens if a session stays idle longer than idle_session_timeout?", "definition"),  # no duration
         ("Which function ends a backend's session?", "command"),
         ("Which psql command lists all databases?", "command"),  # a word between "which" and "command"
