@@ -97,6 +97,7 @@ class App:
         store = self.services.writable_store()
         new, store.created = store.created, False  # the ingest that created the collection, not a later one
         report = ingest_files(store, paths, files, self.settings.chunk_size, self.settings.chunk_overlap, progress, log)
+        self.services.collection_changed()
         if new and not store.count():  # an empty collection would only be listed as existing
             store.drop()
             store.close()
@@ -115,6 +116,7 @@ class App:
         """Ingest already-chunked sources (built-in corpora)."""
         report = IngestReport()
         store_sources(self.services.writable_store(), sources, report)
+        self.services.collection_changed()
         return report
 
     # -- questions --------------------------------------------------------------------------

@@ -214,8 +214,13 @@ class Services:
 
     @cached_property
     def equivalents(self) -> dict[str, tuple[frozenset[str], ...]]:
-        """The terms the collection's glossary equates (:func:`core.wording.equivalents`), read once."""
+        """The terms the collection's glossary equates (:func:`core.wording.equivalents`), read once
+        (again after :meth:`collection_changed`)."""
         return equivalents(self.store.names.see_references())
+
+    def collection_changed(self) -> None:
+        """Forget what was read from the collection's content (its glossary): an ingest changed it."""
+        self.__dict__.pop("equivalents", None)
 
     def spell_names(self, question: str) -> str:
         """``question`` with each setting-like name written with spaces (:func:`deciders.lexicon.spaced_names`:

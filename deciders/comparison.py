@@ -97,9 +97,9 @@ def compare(question: str, evidence: Sequence[HopChunk]) -> Comparison | None:
         named = _whole_word(choice)
         # a table row keyed by the option ("| integer | 4 bytes | …") before one naming it ("small-range integer")
         keyed = re.compile(rf"\|\s*{re.escape(choice)}\s*\|", re.I)
-        rows = ((chunk, row) for chunk in evidence for row in sentences(chunk["text"]) if keyed.match(row))
-        for chunk, row in rows if not defaults else ():
-            if (value := _value(row[keyed.match(row).end() :], dates)) is not None:
+        rows = ((c, row, m.end()) for c in evidence for row in sentences(c["text"]) if (m := keyed.match(row)))
+        for chunk, row, after in rows if not defaults else ():
+            if (value := _value(row[after:], dates)) is not None:
                 found = (choice, value, row, chunk)
                 break
         for chunk in evidence if found is None else ():

@@ -169,12 +169,12 @@ def calibrate(
     for record in halves["fit"]:
         by_group.setdefault(group_of(record), []).append(record)
     for group, rows in sorted(by_group.items()):
-        if group in (kept or {}):
-            maps[group] = (kept[group]["x"], kept[group]["y"])
-            groups[group] = {**kept[group], "kept": True}
-        elif len(rows) >= min_group:
+        if group not in (kept or {}) and len(rows) >= min_group:
             maps[group] = fit([raw_confidence(r) for r in rows], [r["correct"] for r in rows])
             groups[group] = {"x": maps[group][0], "y": maps[group][1], "n": len(rows)}
+    for group, entry in sorted((kept or {}).items()):  # whether or not the fitted half has records of it
+        maps[group] = (entry["x"], entry["y"])
+        groups[group] = {**entry, "kept": True}
     return {
         "method": METHOD,
         "x": x,
