@@ -10,8 +10,15 @@ from typing import Sequence
 
 from core.text import cross_reference
 from core.tuning import Tuning
+from deciders.spans import spans
 from store.chunks import Chunk, ChunkStore
 from store.filters import ChunkFilter
+
+
+def lock_modes(chunks: Sequence[Chunk]) -> list[str]:
+    """The lock modes ``chunks`` name (:func:`deciders.spans.spans` of kind ``lock``: "ACCESS EXCLUSIVE",
+    each of a conflicts list), each once, in order."""
+    return list(dict.fromkeys(mode for c in chunks for mode in spans(c["text"], "lock")))
 
 
 def with_continued_entries(store: ChunkStore, found: list[Chunk]) -> list[Chunk]:

@@ -9,20 +9,19 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from agentic_rag.entry_search import with_continued_entries, with_entries
+from agentic_rag.entry_search import lock_modes, with_continued_entries, with_entries
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.spelling import coined_words
 from core.telemetry_export import configure_telemetry
-from core.text import STOPWORDS, compound_names, exact_names, identifiers, terms
+from core.text import STOPWORDS, compound_names, exact_names, identifiers, term_set, terms
 from core.tuning import TUNING, Tuning
 from core.wording import equivalents
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import DEFAULT_OF, default_check, definition_subject, expected_type
 from deciders.lexicon import WHICH_NOUN, prose_statements, spaced_names
 from deciders.llm import CallLimits
-from deciders.spans import spans
 from graph.context import RunContext
 from graph.services import QuestionTerms
 from providers.chat import load_chat_model, start_local_model
@@ -126,9 +125,14 @@ class Services:
             elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
                 # "what port …?": the entries the noun names (a setting's "port (integer)"), one a page
                 found = with_entries(self.store, self.tuning, [noun[1].lower()], query, found, where, per_term=2)
-            elif kind == "lock" and (modes := list(dict.fromkeys(m for c in found for m in spans(c["text"], kind)))):
-                # the entries of the lock modes found say what takes each ("ACCESS EXCLUSIVE (AccessExclusiveLock)")
-                found = with_entries(self.store, self.tuning, modes, query, found, where, per_term=1, typed=True)
+            elif kind == "lock" and (modes := lock_modes(found)):
+                # the entries of the lock modes found say what takes each ("ACCESS EXCLUSIVE (AccessExclusiveLock)"),
+                # and those of the modes these entries name (their conflicts): the one taken may not be named before
+                for _ in range(2):
+                    found = with_entries(self.store, self.tuning, modes, query, found, where, per_term=1, typed=True)
+                    if not (more := [m for m in lock_modes(found) if m not in modes]):
+                        break
+                    modes += more
             elif found and (statement := self.named_statement(query, where)):  # "create a user": CREATE USER
                 found = with_entries(self.store, self.tuning, [statement], query, found, where, per_term=1, lead=True)
             return span.found(with_continued_entries(self.store, found))
@@ -214,13 +218,38 @@ class Services:
 
     @cached_property
     def equivalents(self) -> dict[str, tuple[frozenset[str], ...]]:
-        """The terms the collection's glossary equates (:func:`core.wording.equivalents`), read once
-        (again after :meth:`collection_changed`)."""
-        return equivalents(self.store.names.see_references())
+        """The terms the collection's glossary equates (:func:`core.wording.equivalents`), and each
+        wrapper program's with its command's (``clusterdb`` is said by "CLUSTER", not the other way),
+        read once (again after :meth:`collection_changed`)."""
+        found = equivalents(self.store.names.see_references())
+        for program, command in self.wrapped_commands.items():
+            for term in terms(program)[:1]:
+                found[term] = (*found.get(term, ()), term_set(command))
+        return found
+
+    @cached_property
+    def wrapped_commands(self) -> dict[str, str]:
+        """Each program the collection calls a wrapper around an SQL command, with that command
+        (:meth:`store.names.NameIndex.wrapped_commands`), read once (again after :meth:`collection_changed`)."""
+        return self.store.names.wrapped_commands()
+
+    def wrapped_command(self, program: str, option: str | None) -> str | None:
+        """The SQL command ``program`` runs (:attr:`wrapped_commands`) with ``option`` ("-f" or "--full"),
+        as the collection writes it: clusterdb runs "CLUSTER", vacuumdb -f "VACUUM FULL" (the option's
+        long form in capitals, when some chunk says it); ``None`` for another program or an option
+        the command has no such form of."""
+        command = self.wrapped_commands.get(program)
+        if not command or not option:
+            return command
+        option = option.strip()
+        word = option[2:] if option.startswith("--") else self.store.names.long_option(program, option)
+        said = word and f"{command} {word.replace('-', ' ').upper()}"
+        return said if said and not self.store.names.absent([said]) else None
 
     def collection_changed(self) -> None:
-        """Forget what was read from the collection's content (its glossary): an ingest changed it."""
+        """Forget what was read from the collection's content (its glossary, its wrappers): an ingest changed it."""
         self.__dict__.pop("equivalents", None)
+        self.__dict__.pop("wrapped_commands", None)
 
     def spell_names(self, question: str) -> str:
         """``question`` with each setting-like name written with spaces (:func:`deciders.lexicon.spaced_names`:
@@ -228,7 +257,13 @@ class Services:
         (:meth:`store.names.NameIndex.entries`: "autovacuum_naptime (integer)"; "default_X" after
         "default" when that is one) written as the entry spells it, to be searched and weighed as the
         exact name; a question naming anything as code is returned as it is. At most
-        ``tuning.spaced_name_candidates`` names are looked up."""
+        ``tuning.spaced_name_candidates`` names are looked up. Then each program named that the
+        collection calls a wrapper around an SQL command is followed by that command (:meth:`wrapped_command`).
+        """
+        for program in self.wrapped_commands:
+            named = re.search(rf"\b{re.escape(program)}(?P<option>\s+--?[a-z][\w-]*)?\b(?! \()", question)
+            if named and (said := self.wrapped_command(program, named["option"])):
+                question = f"{question[: named.end()]} ({said}){question[named.end() :]}"
         if exact_names(question):
             return question
         for name in spaced_names(question)[: self.tuning.spaced_name_candidates]:

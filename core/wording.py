@@ -9,12 +9,16 @@ from typing import Mapping, Sequence
 
 from core.text import term_set
 
+PLAIN_FORM = re.compile(r"\b(?:ordinary|plain|regular|normal|simple|bare|vanilla)\s+(?=[A-Z]{2,}\b)")
+"""A word asking for a command's plain form ("an ordinary SELECT", "a plain VACUUM"): the documents say the
+command alone, and "ordinary" elsewhere ("the ROW SHARE lock is still taken in the ordinary way")."""
+
 
 def asked_terms(question: str) -> frozenset[str]:
     """The question's content terms (:func:`core.text.term_set`) without those of its wording:
-    "what kind of X" asks "which X", and "what does X stand for" what X is (the definition of an
-    abbreviation holds no "stand")."""
-    asked = re.sub(r"\b(which|what)\s+(?:kind|type|sort)s?\s+of\b", r"\1", question, flags=re.I)
+    "what kind of X" asks "which X", "what does X stand for" what X is (the definition of an
+    abbreviation holds no "stand"), and "an ordinary SELECT" SELECT (:data:`PLAIN_FORM`)."""
+    asked = re.sub(r"\b(which|what)\s+(?:kind|type|sort)s?\s+of\b", r"\1", PLAIN_FORM.sub("", question), flags=re.I)
     return term_set(re.sub(r"\bstands?\s+for\s*\?*\s*$", "", asked, flags=re.I))
 
 
@@ -24,12 +28,23 @@ LOCK_ASKED = re.compile(
 """A question asking for a lock mode: "Which lock mode …?", "What table-level lock …?", "What kind of lock …?"; not
 for several ("Which types of lock exist?", "Which locks …?")."""
 
+LOCK_VERB = re.compile(
+    r"\b(?:tak(?:e|es|ing|en)|took|acquir\w*|obtain\w*|get|gets|getting|grab\w*|hold(?:s|ing)?|held|"
+    r"need\w*|requir\w*|end(?:s|ing)?\s+up)\b",
+    re.I,
+)
+"""How a lock question says a command takes its lock ("What lock does SELECT take?", "… end up taking"): the
+documents say "acquired by" or "acquires", and the irregular "taken" or "held" stem apart."""
+
 
 def focus_weights(question: str, term_weights: Mapping[str, float]) -> dict[str, float]:
     """The question's terms (:func:`asked_terms`) with their weights: ``term_weights`` (IDF over
     the collection) where known, else their median (1.0 each when none is known). The words asking
-    for a lock mode (:data:`LOCK_ASKED`) are left out: every lock mode is one."""
-    q_terms = asked_terms(question) - term_set(" ".join(LOCK_ASKED.findall(question)))
+    for a lock mode (:data:`LOCK_ASKED`) and for taking one (:data:`LOCK_VERB`) are left out: every
+    lock mode is one."""
+    q_terms = asked_terms(question)
+    if LOCK_ASKED.search(question):
+        q_terms -= term_set(" ".join([*LOCK_ASKED.findall(question), *LOCK_VERB.findall(question)]))
     known = sorted(term_weights[t] for t in q_terms if t in term_weights)
     fallback = known[len(known) // 2] if known else 1.0
     return {t: term_weights.get(t, fallback) for t in q_terms}

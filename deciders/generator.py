@@ -19,7 +19,7 @@ from langchain_core.messages import BaseMessage
 
 from core.text import coverage, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
-from core.wording import Synonyms, focus_weights
+from core.wording import PLAIN_FORM, Synonyms, focus_weights
 from deciders import yes_no
 from deciders.answer_support import (
     Candidate,
@@ -226,15 +226,22 @@ class ExtractiveGenerator:
             top = ranked[0].support
             ranked = sorted(ranked, key=lambda c: c.support < top or bool(denied(question, with_context(c))))
         # a yes/no or lock about named code needs a sentence naming it ("CONNECT BY", not "connections"): the best,
-        # else none ("Which lock does VACUUM FULL take?" is not answered by CLUSTER's lock)
+        # else none ("Which lock does VACUUM FULL take?" is not answered by CLUSTER's lock); a plain form's
+        # sentence names it itself, not by its page's title (the VACUUM page also says VACUUM FULL's lock)
         missing: list[str] = []
         if kind in ("yes_no", "lock"):
-            gaps = [yes_no.unnamed(question, f"{c.chunk['title']} {with_context(c)}", weights) for c in ranked]
+            titled = not (kind == "lock" and PLAIN_FORM.search(question))
+            gaps = [yes_no.unnamed(question, f"{c.chunk['title'] * titled} {with_context(c)}", weights) for c in ranked]
             naming = [c for c, gap in zip(ranked, gaps, strict=True) if not gap]
             missing = [] if naming or not gaps else gaps[0]
             ranked = naming or ranked
-        if kind == "lock":  # "plain VACUUM" is not the "VACUUM FULL" of the ACCESS EXCLUSIVE entry
-            ranked = [c for c in ranked if not yes_no.longer_command(question, c.sentence)] or ranked
+        if kind == "lock":  # "plain VACUUM" is not the "VACUUM FULL" of the ACCESS EXCLUSIVE entry, nor SELECT's lock
+            # the one that blocks SELECT
+            ranked = [
+                c
+                for c in ranked
+                if not (yes_no.longer_command(question, with_context(c)) or yes_no.conflict_only(question, c.sentence))
+            ] or ranked
         chosen = self.select(ranked, kind, weights)
         if kind == "lock" and blended_support(chosen[:1], weights, self.tuning) < self.tuning.min_answer_support:
             kind = "definition"  # no mode is said well of it: the best sentence, with no short answer, unsure

@@ -40,8 +40,12 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
         r"(?<=^\| )[a-z_][a-z0-9_]*(?= \( )|"  # a function table row's name: "| lower ( text ) → text Converts …"
         rf"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|{lexicon.KEYWORD_RUN}|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"
     ),
-    # a lock mode in capitals: "an ACCESS EXCLUSIVE lock", "SHARE mode", its entry "ROW SHARE (RowShareLock)"
-    "lock": re.compile(r"(?<![\w-])[A-Z]{2,}(?: [A-Z]{2,})*(?= (?:(?:table|row)-level )?lock\b| mode\b| \(\w+Lock\))"),
+    # a lock mode in capitals: "an ACCESS EXCLUSIVE lock", "SHARE mode", its entry "ROW SHARE (RowShareLock)", each
+    # of a list ("Conflicts with the ROW SHARE, …, and ACCESS EXCLUSIVE lock modes")
+    "lock": re.compile(
+        r"(?<![\w-])[A-Z]{2,}(?: [A-Z]{2,})*(?=(?:(?:,|,? and|,? or) [A-Z]{2,}(?: [A-Z]{2,})*)*"
+        r"(?: (?:(?:table|row)-level )?lock\b| mode\b| \(\w+Lock\)))"
+    ),
 }
 _EXAMPLE_MARK = re.compile(r"\b(?:e\.g\.|for example|for instance)(?=[\s,])", re.I)
 """Where an example starts: a default said after it is the example's setting, not the default."""

@@ -74,6 +74,17 @@ def longer_command(question: str, sentence: str) -> bool:
     return False
 
 
+_CONFLICT = re.compile(r"\block (?:blocks|conflicts)\b|^Conflicts with\b")
+"""A lock said to block or conflict with something: "Only an ACCESS EXCLUSIVE lock blocks a SELECT"."""
+
+
+def conflict_only(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` says what a lock blocks or conflicts with (:data:`_CONFLICT`) when
+    ``question`` asks neither: what blocks SELECT is not what SELECT takes ("DROP INDEX acquires an
+    ACCESS EXCLUSIVE lock …, blocking other accesses" says what it takes)."""
+    return bool(_CONFLICT.search(sentence)) and not re.search(r"\b(?:block|conflict)", question, re.I)
+
+
 def subjects(question: str, evidence: Sequence[HopChunk]) -> list[str]:
     """The two things a yes/no question asks about, either side of its first "and": evidence
     titles the question names (longest first), then its capitalised names where no title is;

@@ -42,6 +42,13 @@ TERM_LINE = "([^\n]*\\()?{name}\\)?(\\s*\\([^)\n]*\\))?[ \t]*(\n|$)"
 long form ("Multi-version concurrency control (MVCC)"); after :data:`ENTRY_START`."""
 
 
+WRAPPER = re.compile(
+    r"\b(?P<program>[a-z][\w-]*) is a (?:thin )?wrapper (?:around|over|for) the SQL (?:command|statement) "
+    r"(?P<command>[A-Z]{2,}(?: [A-Z]{2,})*)\b"
+)
+"""A program said to run an SQL command: "clusterdb is a wrapper around the SQL command CLUSTER."."""
+
+
 def literal_pattern(word: str) -> str:
     """A PostgreSQL regular expression matching ``word`` as a whole word, its unaccented letters also
     their accented forms ("Benitez" finds "Benítez"), a hyphen also a space or nothing ("Seven Day")."""
@@ -210,6 +217,27 @@ class NameIndex(TableAddon):
             (m["term"].strip(), SEE.match(m["see"].strip())) for (content,) in rows for m in line.finditer(content)
         )
         return list(dict.fromkeys((term, see["target"]) for term, see in pairs if see))
+
+    def wrapped_commands(self) -> dict[str, str]:
+        """Each program the collection calls a wrapper around an SQL command, with that command
+        (:data:`WRAPPER`): "clusterdb is a wrapper around the SQL command CLUSTER." gives
+        ``{"clusterdb": "CLUSTER"}``; the first said of a program counts."""
+        where = "strpos(content, 'wrapper ') > 0"  # no regex: ~20 ms for 7k chunks
+        rows = self._conn.execute(f"SELECT content FROM {self.table} WHERE {where}").fetchall()
+        found: dict[str, str] = {}
+        for (content,) in rows:
+            for m in WRAPPER.finditer(content):
+                found.setdefault(m["program"], m["command"])
+        return found
+
+    def long_option(self, program: str, short: str) -> str | None:
+        """The long form of ``program``'s option ``short`` ("-f") as its reference page lists it
+        (the chunks titled ``program``: "- -f" then "--full"), without dashes; ``None`` when not listed."""
+        rows = self._conn.execute(
+            f"SELECT content FROM {self.table} WHERE title = %s AND strpos(content, %s) > 0", (program, f"- {short}\n")
+        ).fetchall()
+        line = re.compile(rf"(?m)^[ \t]*- {re.escape(short)}(?: \w+)?\n--(?P<long>[a-z][\w-]*)")
+        return next((m["long"] for (content,) in rows if (m := line.search(content))), None)
 
     def entry_tails(self, chunks: Sequence[dict], names: Sequence[str], reach: int = 3) -> list[str]:
         """The chunk after each of ``chunks`` whose entry of one of ``names`` (its term line,

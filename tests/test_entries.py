@@ -40,6 +40,10 @@ PAGES = [
     "explicit-locking.html",  # "- ACCESS EXCLUSIVE (AccessExclusiveLock)" / … "Acquired by the DROP TABLE, …"
     "sql-cluster.html",  # "When a table is being clustered, an ACCESS EXCLUSIVE lock is acquired on it."
     "progress-reporting.html",  # "both VACUUM FULL and CLUSTER rewrite the table": no lock mode
+    "app-clusterdb.html",  # "clusterdb is a wrapper around the SQL command CLUSTER."
+    "app-vacuumdb.html",  # "vacuumdb is a wrapper around the SQL command VACUUM.", its option "-f --full"
+    "sql-vacuum.html",  # "VACUUM FULL rewrites … This form … requires an ACCESS EXCLUSIVE lock"
+    "sql-select.html",  # "the required ROW SHARE table-level lock is still taken in the ordinary way"
 ]
 
 pytestmark = pytest.mark.skipif(
@@ -217,6 +221,12 @@ def test_a_default_asked_in_words_names_the_default_setting_it_is(manual):
         ("What lock mode does CREATE INDEX CONCURRENTLY acquire?", "SHARE UPDATE EXCLUSIVE", "explicit-locking.html"),
         ("Which lock mode does a SELECT command acquire?", "ACCESS SHARE", "explicit-locking.html"),
         ("What lock does TRUNCATE take?", "ACCESS EXCLUSIVE", "sql-truncate.html"),
+        # not the ROW SHARE "still taken in the ordinary way", nor the ACCESS EXCLUSIVE that "blocks a SELECT"
+        ("What table-level lock does an ordinary SELECT take?", "ACCESS SHARE", "explicit-locking.html"),
+        # an entry the first one's conflicts name: the VACUUM page says only VACUUM FULL's lock
+        ("What lock does a plain VACUUM take?", "SHARE UPDATE EXCLUSIVE", "explicit-locking.html"),
+        # the program runs CLUSTER
+        ("Which lock does the clusterdb utility end up taking on each table?", "ACCESS EXCLUSIVE", "sql-cluster.html"),
     ],
 )
 def test_a_lock_asked_of_a_command_is_the_mode_whose_entry_or_sentence_names_the_command(manual, question, mode, page):
@@ -231,3 +241,15 @@ def test_the_glossarys_cross_references_are_read_as_equivalent_terms(manual):
     assert ("Standby (server)", "Replica (server)") in references and ("WAL", "Write-ahead log") in references
     known = manual.services.question_terms("Which file makes a server start as a replica?")
     assert known.synonyms["replica"] == (frozenset({"standbi"}),)
+
+
+def test_a_program_that_wraps_an_sql_command_is_asked_about_as_that_command(manual):
+    assert manual.services.store.names.wrapped_commands() == {"clusterdb": "CLUSTER", "vacuumdb": "VACUUM"}
+    spelled = manual.services.spell_names("Which lock does clusterdb take?")
+    assert spelled == "Which lock does clusterdb (CLUSTER) take?"
+    assert manual.services.spell_names(spelled) == spelled  # spelled once
+    # an option's long form ("-f" is "--full") in capitals when the collection says it so: VACUUM FULL, not VACUUM
+    assert manual.services.spell_names("What does vacuumdb -f lock?") == "What does vacuumdb -f (VACUUM FULL) lock?"
+    assert manual.services.spell_names("Is vacuumdb --full slow?") == "Is vacuumdb --full (VACUUM FULL) slow?"
+    assert manual.services.spell_names("What does vacuumdb -e do?") == "What does vacuumdb -e do?"  # no VACUUM ECHO
+    assert manual.services.question_terms(spelled).synonyms["clusterdb"] == (frozenset({"cluster"}),)

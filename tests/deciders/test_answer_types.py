@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.text import term_set
+from core.wording import focus_weights
 from deciders.answer_types import default_check, default_measure, definition_subject, expected_type
 from deciders.lexicon import measured_subject, prose_statements, spaced_names
 from deciders.short_answer import command_line, head_noun, nearest_first, noun_phrase, statement_clause
@@ -561,6 +562,19 @@ def test_a_lock_mode_is_named_in_capitals_before_lock_or_mode_or_as_its_entrys_t
     assert spans("The SELECT command acquires a lock of this mode.", "lock") == []  # its entry's term names it
     assert spans("VACUUM FULL rewrites the table.", "lock") == []
     assert spans("SELECT FOR UPDATE and SELECT FOR SHARE lock just the returned rows", "lock") == []  # statements
+    listed = "Conflicts with the ROW SHARE, SHARE UPDATE EXCLUSIVE, and ACCESS EXCLUSIVE lock modes."
+    assert spans(listed, "lock") == ["ROW SHARE", "SHARE UPDATE EXCLUSIVE", "ACCESS EXCLUSIVE"]  # each of a list
+    assert spans("Acquired by the DROP TABLE, TRUNCATE, and CLUSTER commands.", "lock") == []  # commands
+
+
+def test_a_lock_question_asks_for_its_command_not_for_taking_or_its_plain_form():
+    weights = {"ordinari": 4.1, "select": 1.5, "take": 2.9, "utility": 3.0, "process": 2.0, "clusterdb": 5.0}
+    assert focus_weights("What table-level lock does an ordinary SELECT take?", weights) == {"select": 1.5}
+    asked = focus_weights("Which lock does clusterdb end up taking on each table?", weights)
+    assert set(asked) == {"clusterdb", "tabl"}
+    # outside a lock question the verb is the question's: "Does VACUUM take long?"
+    assert "take" in focus_weights("Does VACUUM take long?", weights)
+    assert "ordinari" in focus_weights("What is an ordinary table?", weights)  # no command follows
 
 
 def test_a_hyphenated_quantity_measures_the_noun_after_it():

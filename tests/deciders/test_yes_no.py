@@ -165,3 +165,17 @@ def test_a_command_named_only_as_the_start_of_a_longer_one_is_another_command():
     assert not longer_command("Which lock mode does VACUUM FULL acquire?", access_exclusive)
     assert not longer_command("What lock does a plain VACUUM take?", "Acquired by VACUUM (without FULL), ANALYZE.")
     assert longer_command("What lock does CREATE INDEX take?", "Acquired by CREATE INDEX CONCURRENTLY, ANALYZE.")
+
+
+def test_a_lock_is_the_one_a_sentence_says_the_command_takes_not_one_that_blocks_it_or_a_longer_commands():
+    weights = {"select": 1.5, "vacuum": 3.5, "full": 3.3, "analyz": 3.0}
+    blocks = chunk("a", "Explicit Locking", "Only an ACCESS EXCLUSIVE lock blocks a SELECT statement.")
+    takes = chunk("b", "Explicit Locking", "The SELECT command acquires an ACCESS SHARE lock on referenced tables.")
+    request = AnswerRequest("What lock does an ordinary SELECT take?", [blocks, takes], "answer", term_weights=weights)
+    assert ExtractiveGenerator().generate(request).short_answer == "ACCESS SHARE"
+    # "This form" is VACUUM FULL, named by the sentence before it; a plain VACUUM's lock is said of VACUUM itself
+    full = chunk("v", "VACUUM", "VACUUM FULL rewrites the table. This form requires an ACCESS EXCLUSIVE lock on it.")
+    plain = chunk("s", "Explicit Locking", "VACUUM (without FULL) and ANALYZE take a SHARE UPDATE EXCLUSIVE lock.")
+    question = "What lock does a plain VACUUM take?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [full, plain], "answer", term_weights=weights))
+    assert answer.short_answer == "SHARE UPDATE EXCLUSIVE", answer.text
