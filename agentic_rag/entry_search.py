@@ -6,6 +6,7 @@ miss them, and the term line of the entry a chunk continues.
 
 from __future__ import annotations
 
+from itertools import zip_longest
 from typing import Sequence
 
 from core.text import cross_reference
@@ -86,6 +87,15 @@ def with_entries(
         referred = (cross_reference(c["text"], name) for c in picked)
         names += [t for t in dict.fromkeys(r for r in referred if r) if t not in names]
     return joined(found, chosen, lead)
+
+
+def interleaved(first: list[Chunk], second: list[Chunk]) -> list[Chunk]:
+    """The chunks of two rankings taking turns, ``first``'s best first, each chunk once (at its better
+    place): a round-robin merge, as in team-draft interleaving (Radlinski et al. 2008)."""
+    merged: dict[str, Chunk] = {}
+    for chunk in (c for pair in zip_longest(first, second) for c in pair if c is not None):
+        merged.setdefault(chunk["chunk_id"], chunk)
+    return list(merged.values())
 
 
 def joined(found: list[Chunk], chosen: Sequence[Chunk], lead: bool = False) -> list[Chunk]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from agentic_rag.entry_search import lock_modes, with_continued_entries, with_entries
+from agentic_rag.entry_search import interleaved, lock_modes, with_continued_entries, with_entries
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
@@ -19,7 +19,7 @@ from core.text import STOPWORDS, compound_names, exact_names, identifiers, term_
 from core.tuning import TUNING, Tuning
 from core.wording import equivalents
 from deciders import DECISION_POINTS, Deciders, build_deciders
-from deciders.answer_types import DEFAULT_OF, default_check, definition_subject, expected_type
+from deciders.answer_types import DEFAULT_OF, default_check, definition_subject, expected_type, self_contained_question
 from deciders.lexicon import WHICH_NOUN, prose_statements, spaced_names
 from deciders.llm import CallLimits
 from graph.context import RunContext
@@ -111,6 +111,8 @@ class Services:
         self.require_chunks()
         with telemetry.tool("search"), telemetry.retrieval(self.settings.collection, query, k) as span:
             found = self.store.search(query, k, where=where)
+            if found and (asked := self_contained_question(query)):  # a situation, then a question of its own:
+                found = interleaved(found, self.store.search(asked, k, where=where))[:k]  # what it asks ranks too
             kind = ("default" if default_check(query) else expected_type(query)) if found else None  # is it X?
             if found and (term := definition_subject(query)):
                 found = with_entries(self.store, self.tuning, [term], query, found, where, per_term=1)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from core.text import names
+from core.text import names, sentences
 from core.wording import LOCK_ASKED
+from deciders.lexicon import PRONOUN
 
 AnswerType = Literal[
     "yes_no", "default", "quantity", "number", "date", "person",
@@ -117,9 +118,11 @@ _QUANTITY_WORDING = re.compile(
     r"(?:memory|disk|space|timeout|interval|delay|size) budget)\b|_(?:timeout|delay|naptime|interval)\b",
     re.I,
 )
-_MEASURES: list[tuple[Literal["quantity", "number"], re.Pattern]] = [
+Measure = Literal["quantity", "number", "name"]
+_MEASURES: list[tuple[Measure, re.Pattern]] = [
     ("quantity", _QUANTITY_WORDING),
     ("number", re.compile(r"\b(how many|what (?:port|number|percentage)|which port)\b", re.I)),
+    ("name", re.compile(r"\b(?:what|which)\s+(?:kind|type|sort)s?\s+of\b|\bwhich\s+(?:database|method)\b", re.I)),
 ]
 """Question wordings that ask for a measure, checked in order (see :func:`default_measure`)."""
 
@@ -205,11 +208,23 @@ def confidence_group(question: str, abstained: bool) -> str:
     return "abstention" if abstained else _FAMILY.get(expected_type(question), "other")
 
 
-def default_measure(question: str) -> Literal["quantity", "number"] | None:
+def default_measure(question: str) -> Measure | None:
     """What a default asked for must be: ``quantity`` ("how much time passes … by default?"),
-    ``number`` ("what port … if I never touch the config?") or ``None`` (any value: "how much
+    ``number`` ("what port … if I never touch the config?"), ``name`` ("what kind of index …?",
+    "which database …?": no number, size or true/false) or ``None`` (any value: "how much
     information …?" asks for a setting)."""
     for kind, pattern in _MEASURES:
         if pattern.search(question):
             return kind
     return None
+
+
+def self_contained_question(question: str) -> str | None:
+    """The question a text ends with when statements set its scene first and it names what it asks
+    itself ("Long queries look cut off in pg_stat_activity. How many bytes of query text are kept
+    per session by default?": the second sentence, by :func:`core.text.sentences`); ``None`` for one
+    sentence, two questions, or a last question that points back ("Which address does it bind to?")."""
+    said = sentences(question)
+    if len(said) < 2 or said[-2].rstrip().endswith("?") or PRONOUN.search(said[-1]):
+        return None
+    return said[-1]

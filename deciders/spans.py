@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Literal
 
 from core.text import MONTH, STOPWORDS, name_only, names, term_set, tidy_span
 from deciders import lexicon
-from deciders.answer_types import LEADING_CLAUSE, AnswerType, default_measure
+from deciders.answer_types import LEADING_CLAUSE, AnswerType, Measure, default_measure
 from deciders.negation import negated
 
 _NUMBER = (
@@ -233,11 +232,14 @@ def _measures_other(sentence: str, match: re.Match, asked: frozenset[str]) -> bo
     return bool(noun) and not term_set(noun["noun"]) & asked
 
 
-def _measure_of(value: str, measure: Literal["quantity", "number"], question: str) -> bool:
-    """Whether ``value`` holds the measure asked for: a number, or a quantity — with a unit of
-    time when the question asks for a duration ("how long does …?", "how much time …?"), of size
-    when it asks for a size ("how many bytes …?"); a setting's "off" value ("zero (the default)
-    disables the timeout", "-1") is either."""
+def _measure_of(value: str, measure: Measure, question: str) -> bool:
+    """Whether ``value`` holds the measure asked for: a name (no number, quantity or truth value:
+    "28 bytes" is no kind of index), a number, or a quantity — with a unit of time when the question
+    asks for a duration ("how long does …?", "how much time …?"), of size when it asks for a size
+    ("how many bytes …?"); a setting's "off" value ("zero (the default) disables the timeout", "-1")
+    is either of the last two."""
+    if measure == "name":
+        return not (re.search(r"\d", value) or value.strip().lower() in {"true", "false", "on", "off", "yes", "no"})
     if re.fullmatch(r"-1|0|zero", value.strip(), re.I):
         return True
     if measure == "number":

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from agentic_rag.entry_search import interleaved
 from core.tuning import TUNING
 from evaluation.pgdocs import DEFAULT_CORPUS
 from graph.context import RunContext
@@ -253,3 +254,8 @@ def test_a_program_that_wraps_an_sql_command_is_asked_about_as_that_command(manu
     assert manual.services.spell_names("Is vacuumdb --full slow?") == "Is vacuumdb --full (VACUUM FULL) slow?"
     assert manual.services.spell_names("What does vacuumdb -e do?") == "What does vacuumdb -e do?"  # no VACUUM ECHO
     assert manual.services.question_terms(spelled).synonyms["clusterdb"] == (frozenset({"cluster"}),)
+
+
+def test_two_rankings_take_turns_each_chunk_once():
+    first, second = [{"chunk_id": c} for c in "abc"], [{"chunk_id": c} for c in "dbef"]
+    assert [c["chunk_id"] for c in interleaved(first, second)] == ["a", "d", "b", "c", "e", "f"]

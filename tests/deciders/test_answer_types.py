@@ -7,7 +7,13 @@ import pytest
 
 from core.text import term_set
 from core.wording import focus_weights
-from deciders.answer_types import default_check, default_measure, definition_subject, expected_type
+from deciders.answer_types import (
+    default_check,
+    default_measure,
+    definition_subject,
+    expected_type,
+    self_contained_question,
+)
 from deciders.lexicon import measured_subject, prose_statements, spaced_names
 from deciders.short_answer import command_line, head_noun, nearest_first, noun_phrase, statement_clause
 from deciders.spans import spans
@@ -150,6 +156,11 @@ def test_a_default_asked_as_a_measure_must_be_one():
     question = "What's the out-of-the-box setting for how much information gets written to the WAL?"
     assert default_measure(question) is None  # a setting, any value
     assert spans("The default value is replica, which writes enough data.", "default", question) == ["replica"]
+    question = "What kind of index do I get by default with CREATE INDEX?"  # a name: no size, no truth value
+    assert default_measure(question) == "name"
+    assert spans("It has the default signature length of 28 bytes.", "default", question) == []
+    assert spans("If false (the default), only superusers can clone it.", "default", question) == []
+    assert spans("The default method is btree.", "default", question) == ["btree"]
 
 
 def test_a_duration_asked_for_must_have_a_unit_of_time():
@@ -581,3 +592,11 @@ def test_a_hyphenated_quantity_measures_the_noun_after_it():
     said = "Only an 18-byte pointer must remain inside the tuple."
     assert spans(said, "quantity", "What is the maximum length of a varchar?") == []  # the pointer's size
     assert spans("It is stored as a 4-byte integer.", "quantity", "How many bytes does an integer take?") == ["4-byte"]
+
+
+def test_a_question_after_statements_is_searched_on_its_own_when_it_names_what_it_asks():
+    situation = "Long queries look cut off in pg_stat_activity. How many bytes of query text are kept by default?"
+    assert self_contained_question(situation) == "How many bytes of query text are kept by default?"
+    assert self_contained_question("Hosts cannot reach my server. Which address does it bind to?") is None  # "it"
+    assert self_contained_question("Does a column keep the zone? How is it stored?") is None  # two questions
+    assert self_contained_question("What is the default port?") is None
