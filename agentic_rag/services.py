@@ -146,10 +146,13 @@ class Services:
         return next((s for s in prose_statements(question) if self.store.names.entries(s, 1, where)), None)
 
     def defaulted_setting(self, question: str, where: ChunkFilter | None = None) -> list[str]:
-        """The word ``question`` asks the default of (:data:`DEFAULT_OF`: "the default timezone")
+        """The word ``question`` asks the default of (:data:`DEFAULT_OF`: "the default timezone";
+        else the noun after "which"/"what", :data:`deciders.lexicon.WHICH_NOUN`: "what port … if I never
+        touch the config?", unless a program is named: "What encoding does initdb use?" is initdb's)
         when it is a setting's entry term in the collection ("TimeZone (string)":
         :meth:`store.names.NameIndex.entries` with ``typed``), as a one-item list; else empty."""
-        word = (found := DEFAULT_OF.search(question)) and found[1]
+        found = DEFAULT_OF.search(question) or (not coined_words(question) and WHICH_NOUN.search(question))
+        word = found and found[1]
         if not word or word.lower() in STOPWORDS or "_" in word:
             return []
         return [word] if self.store.names.entries(word, 1, where, said=False, typed=True) else []

@@ -259,3 +259,9 @@ def test_a_program_that_wraps_an_sql_command_is_asked_about_as_that_command(manu
 def test_two_rankings_take_turns_each_chunk_once():
     first, second = [{"chunk_id": c} for c in "abc"], [{"chunk_id": c} for c in "dbef"]
     assert [c["chunk_id"] for c in interleaved(first, second)] == ["a", "d", "b", "c", "e", "f"]
+
+
+def test_a_default_asked_with_which_names_the_setting_the_noun_is(manual):
+    # "what port …" is the setting port ("port (integer)"), unless a program is asked about ("what port does psql …")
+    assert manual.services.defaulted_setting("What port does Postgres listen on if I never touch it?") == ["port"]
+    assert manual.services.defaulted_setting("What port does psql connect to by default?") == []
