@@ -17,15 +17,17 @@ def make_node(services: GraphServices):
     @node(new_turn=True)
     def route(state: AgentState, ctx: RunContext) -> dict:
         """Reset every per-question field, record the question and its run settings, and ask
-        the router for ``retrieve`` or ``direct``; the standalone question spells the names the
-        collection has entries of as the entries do (``autovacuum_naptime``).
+        the router for ``retrieve`` or ``direct``; the standalone question of a retrieval spells the
+        names the collection has entries of as the entries do (``autovacuum_naptime``).
 
         Raises:
             InvalidQuestionError: empty or overlong question (before anything is written).
         """
         question = validate_question(state.get("question"), ctx.max_question_chars)
         decision = services.deciders(ctx).router.route(question, list(state.get("messages", [])))
-        standalone = services.spell_names(decision.standalone_question or question)
+        standalone = decision.standalone_question or question
+        if decision.route != "direct":  # a turn answered without documents reads nothing of the collection
+            standalone = services.spell_names(standalone)
         update = fresh_turn(question)
         update.update(
             standalone_question=standalone,
