@@ -230,13 +230,14 @@ class ExtractiveGenerator:
         # sentence names it itself, not by its page's title (the VACUUM page also says VACUUM FULL's lock)
         missing: list[str] = []
         if kind in ("yes_no", "lock"):
-            titled = not (kind == "lock" and PLAIN_FORM.search(question))
-            gaps = [yes_no.unnamed(question, f"{c.chunk['title'] * titled} {with_context(c)}", weights) for c in ranked]
+            by_title = not (kind == "lock" and PLAIN_FORM.search(question))
+            said = [f"{c.chunk['title'] if by_title else ''} {with_context(c)}" for c in ranked]
+            gaps = [yes_no.unnamed(question, text, weights) for text in said]
             naming = [c for c, gap in zip(ranked, gaps, strict=True) if not gap]
             missing = [] if naming or not gaps else gaps[0]
             ranked = naming or ranked
-        if kind == "lock":  # "plain VACUUM" is not the "VACUUM FULL" of the ACCESS EXCLUSIVE entry, nor SELECT's lock
-            # the one that blocks SELECT
+        if kind == "lock":  # "plain VACUUM" is not the "VACUUM FULL" of the ACCESS EXCLUSIVE entry, and the lock
+            # that blocks SELECT is not the one SELECT takes
             ranked = [
                 c
                 for c in ranked
