@@ -22,7 +22,7 @@ from langchain_core.embeddings import Embeddings
 from core.text import NAME_LINE, SEE, api_entry_name, cross_reference, is_heading, sentences, term_set, unbracketed
 from core.tuning import Tuning
 from core.wording import Synonyms, equated, said_terms
-from deciders.answer_types import UNTYPED, AnswerType, definition_subject
+from deciders.answer_types import UNTYPED, AnswerType, definition_subject, subject_kind
 from deciders.chunks import HopChunk
 from deciders.definitions import defines, opens_on
 from deciders.lexicon import (
@@ -141,6 +141,8 @@ def rank_candidates(
         synonyms: question terms a sentence also says by an equivalent (:func:`core.wording.equated`).
     """
     found: dict[str, dict] = {}
+    kind_words = subject_kind(question) if kind == "definition" else frozenset()  # "command" of "the X command"
+    weights = {term: weight for term, weight in weights.items() if term not in kind_words} or weights
     total = sum(weights.values())
     noun = (found_noun := WHICH_NOUN.search(question)) and found_noun[1].lower()
     asks_api = noun in API_NOUNS  # "which exception …?"
@@ -286,6 +288,7 @@ def rank_candidates(
             - tuning.order_penalty * item["rank"]
             + tuning.definition_bonus * (kind == "definition" and item["defining"])
             + tuning.subject_bonus * item["defines"]
+            + tuning.subject_bonus * item["defines"] * _titled_by(item["chunk"], subjects)
             - tuning.changelog_penalty
             * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"]) or VERSION_NOTE.match(sentence)))
             - tuning.aside_penalty * (sentence.startswith("(") and sentence.rstrip(".").endswith(")"))
@@ -299,6 +302,18 @@ def rank_candidates(
         fields = (item["chunk"], item["context"], support, item["credits"], similarity, item["spans"])
         ranked.append(Candidate(sentence, *fields, round(score, 4)))
     return sorted(ranked, key=lambda c: -c.score)
+
+
+_SECTION_NUMBER = re.compile(r"^(?:[A-Z]|\d+)(?:\.\d+)*\.\s+")
+"""A section title's number: "73.2. " of "73.2. TOAST"."""
+
+
+def _titled_by(chunk: HopChunk, subjects: Sequence[str]) -> bool:
+    """Whether ``chunk``'s page is about one of ``subjects``: its title, without a section number,
+    is the subject in any case ("ANALYZE", "73.2. TOAST") — a definition's own page, not an entry of
+    that name on another one (EXPLAIN's option ANALYZE)."""
+    title = _SECTION_NUMBER.sub("", chunk["title"]).strip().lower()
+    return any(title == s.lower() for s in subjects)
 
 
 def _command_prefixes(question: str) -> list[str]:

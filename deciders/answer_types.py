@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from core.text import names, sentences
+from core.text import names, sentences, term_set
 from core.wording import LOCK_ASKED
 from deciders.lexicon import PRONOUN
 
@@ -150,7 +150,8 @@ def default_check(question: str) -> tuple[str, str] | None:
 _DEFINITION = re.compile(r"^(?:who|what)(?:'s|\s+(?:is|was|are|were))\s+(?P<subject>[^?]+?)\s*\??$", re.I)
 """"Who is Donnie Smith?", "What is MVCC?": a definition, not a person or a value."""
 _EXPLANATION = re.compile(
-    r"^what does (?P<subject>.+?) (?:do|mean|stand for|control|determine)(?:\s+(?:in|for|with|to)\s+[^?]+)?\s*\??$|"
+    r"^what does (?P<subject>.+?) (?:do|mean|stand for|control|determine|show|display|track|report)"
+    r"(?:\s+(?:in|for|with|to)\s+[^?]+)?\s*\??$|"
     r"\bdifference between\b|"
     r"^(?:explain|describe)\b|^what happens\b|"
     r"^what (?:is|are) the (?:purpose|point|use|meaning|advantages?|benefits?) of\b",
@@ -178,7 +179,9 @@ def expected_type(question: str) -> AnswerType:
 
 
 _SUBJECT_DRESSING = re.compile(
-    r"^(?:the|a|an)\s+|\s+(?:option|command|function|setting|parameter|clause|keyword|flag|statement)$", re.I
+    r"^(?:the|a|an)\s+|\s+(?:option|command|function|setting|parameter|clause|keyword|flag|statement|view|catalog|"
+    r"meta-command)$",
+    re.I,
 )
 
 
@@ -191,6 +194,15 @@ def definition_subject(question: str) -> str | None:
     if expected_type(text) != "definition" or match is None or not match["subject"]:
         return None
     return _SUBJECT_DRESSING.sub("", match["subject"].strip()) or None
+
+
+def subject_kind(question: str) -> frozenset[str]:
+    """The terms of the kind noun after a definition question's subject ("command" of "What does
+    the ANALYZE command do?"): they say what the subject is, not what a sentence about it says
+    (EXPLAIN's "Carry out the command …" is not about ANALYZE); empty for other questions."""
+    subject = definition_subject(question)
+    match = (_DEFINITION.match(question.strip()) or _EXPLANATION.match(question.strip())) if subject else None
+    return term_set(match["subject"]) - term_set(subject) if match and match["subject"] else frozenset()
 
 
 _FAMILY: dict[str, str] = {

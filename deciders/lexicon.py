@@ -227,18 +227,17 @@ SQL_STATEMENT = frozenset(
 STATEMENT_VERBS: dict[str, tuple[str, ...]] = {
     **{keyword.lower(): (keyword,) for keyword in SQL_STATEMENT},
     "delete": ("DELETE", "DROP"),
-    "remove": ("DROP",),
-    "destroy": ("DROP",),
-    "make": ("CREATE",),
-    "define": ("CREATE",),
-    "change": ("ALTER",),
-    "rename": ("ALTER",),
-    "modify": ("ALTER",),
+    **dict.fromkeys(("remove", "destroy"), ("DROP",)),
+    **dict.fromkeys(("make", "define"), ("CREATE",)),
+    **dict.fromkeys(("change", "rename", "modify"), ("ALTER",)),
+    "reset": ("RESET", "ALTER"),
+    **dict.fromkeys(("export", "import"), ("COPY",)),
     "empty": ("TRUNCATE",),
     "give": ("GRANT",),
 }
 """The statements an everyday verb of a how-to may mean ("delete a database": DROP DATABASE,
-"delete a row": DELETE; "empty a table": TRUNCATE; "give a user …": GRANT; "rename": ALTER)."""
+"delete a row": DELETE; "empty a table": TRUNCATE; "give a user …": GRANT; "rename": ALTER;
+"reset a sequence": ALTER SEQUENCE; "export a table": COPY)."""
 PROSE_STATEMENT = re.compile(  # "how do I drop a table", "which SQL command drops a table"
     rf"(?:\bhow\s+(?:do|can|should|would|to)\b.*?|\bwhich\s+(?:\w+\s+)?(?:command|statement)\s+)\b(?P<verb>{'|'.join(STATEMENT_VERBS)})"
     r"(?:e?s)?\s+(?:(?:a|an|the|new|my|our|your|another)\s+)*(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?",

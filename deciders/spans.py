@@ -105,6 +105,8 @@ _KEYWORD_DEFAULT = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)=(?P<value>'[^']
 """A keyword parameter's default in a signature: ``lru_cache(maxsize=128, typed=False)``."""
 _ALTERNATIVES = re.compile(r"\b([A-Z]{2,})/([A-Z]{2,})((?: [A-Z]{2,})+)\b")
 """Two keywords sharing the words after them: "SET/DROP NOT NULL", "ENABLE/DISABLE TRIGGER"."""
+_REFERENCE_BEFORE = re.compile(r"\b(?:the same (?:\w+ ){0,2}as|see|similar to|as with)\s+$", re.I)
+"""Words naming a command as where to look, not as the way: "using the same syntax as CREATE FOREIGN TABLE"."""
 _BLANK_LITERAL = re.compile(r"(['\"])\s*\1")
 _YES, _NO = "Yes", "No"
 
@@ -160,6 +162,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         if kind == "command":  # "SET/DROP NOT NULL" names SET NOT NULL and DROP NOT NULL
             sentence = _ALTERNATIVES.sub(lambda m: f"{m[1]}{m[3]} / {m[2]}{m[3]}", sentence)
         matches = list(SPAN_PATTERNS[kind].finditer(sentence))
+        if kind == "command":  # a command referred to for its syntax is not the one doing it
+            matches = [m for m in matches if not _REFERENCE_BEFORE.search(sentence, 0, m.start())]
         if kind in ("number", "quantity"):  # a value given as an example is one throughout the sentence
             examples, idioms = set(_EXAMPLE.findall(sentence)), {m.start() for m in _PRONOUN_ONE.finditer(sentence)}
             matches = [m for m in matches if m.group(0) not in examples and m.start() not in idioms]

