@@ -89,6 +89,17 @@ def with_entries(
     return joined(found, chosen, lead)
 
 
+def with_rows(
+    store: ChunkStore, tuning: Tuning, name: str, query: str, found: list[Chunk], where: ChunkFilter | None
+) -> list[Chunk]:
+    """``found`` joined by the chunk holding a table row of ``name`` (:meth:`store.names.NameIndex.table_rows`:
+    "| bigint | 8 bytes | …") that ``query`` ranks best of up to ``tuning.entry_candidates``; see :func:`joined`."""
+    rows = store.fetch(store.names.table_rows(name, tuning.entry_candidates, where))
+    ranks = store.rank_among(query, list(rows))
+    best = sorted(rows, key=lambda cid: (-ranks.get(cid, 0.0), cid))[:1]
+    return joined(found, [rows[cid] for cid in best])
+
+
 def interleaved(first: list[Chunk], second: list[Chunk]) -> list[Chunk]:
     """The chunks of two rankings taking turns, ``first``'s best first, each chunk once (at its better
     place): a round-robin merge, as in team-draft interleaving (Radlinski et al. 2008)."""

@@ -9,7 +9,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from agentic_rag.entry_search import interleaved, lock_modes, with_continued_entries, with_entries
+from agentic_rag.entry_search import interleaved, lock_modes, with_continued_entries, with_entries, with_rows
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
@@ -20,7 +20,7 @@ from core.tuning import TUNING, Tuning
 from core.wording import equivalents
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import DEFAULT_OF, default_check, definition_subject, expected_type, self_contained_question
-from deciders.lexicon import WHICH_NOUN, prose_statements, spaced_names
+from deciders.lexicon import WHICH_NOUN, measured_subject, prose_statements, spaced_names
 from deciders.llm import CallLimits
 from graph.context import RunContext
 from graph.services import QuestionTerms
@@ -127,6 +127,8 @@ class Services:
             elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
                 # "what port …?": the entries the noun names (a setting's "port (integer)"), one a page
                 found = with_entries(self.store, self.tuning, [noun[1].lower()], query, found, where, per_term=2)
+            elif kind in ("number", "quantity") and (measured := measured_subject(query)):
+                found = with_rows(self.store, self.tuning, measured, query, found, where)  # "| bigint | 8 bytes |"
             elif kind == "lock" and (modes := lock_modes(found)):
                 # the entries of the lock modes found say what takes each ("ACCESS EXCLUSIVE (AccessExclusiveLock)"),
                 # and those of the modes these entries name (their conflicts): the one taken may not be named before

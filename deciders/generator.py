@@ -33,7 +33,7 @@ from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
 from deciders.contrast import contradicted, denied, unmentioned, unnegated
 from deciders.decomposer import PARALLEL
-from deciders.lexicon import MODEL_FREE
+from deciders.lexicon import MODEL_FREE, measured_subject
 from deciders.passages import citation_marks, cite, closest_passages, renumbered, with_context
 from deciders.rare_names import unsaid_rare_names
 from deciders.rivals import rival_entry
@@ -258,6 +258,11 @@ class ExtractiveGenerator:
         # a question about a name or year no evidence chunk mentions ("recognized in Japan", "in 1765")
         if chosen and not chain:
             missing += unmentioned(question, " ".join(f"{c['title']} {c['text']}" for c in evidence))
+        # a measure of what the sentence does not name ("1kB is 1024 bytes" for "How many bytes is a bigint?"; a
+        # chain's bridge names it otherwise: "the animal" of a question about scorpions)
+        if kind in ("number", "quantity") and chosen and not chain and (measured := measured_subject(question)):
+            said_of = term_set(f"{chosen[0].chunk['title']} {with_context(chosen[0])}")
+            missing += [measured] if not term_set(measured) <= said_of else []
         said = with_context(chosen[0]) if chosen else ""
         swaps = contradicted(question, said) if chosen else []  # "the second German Empire" for "the third …"
         # a question asking what did not happen, against sentences saying only what did

@@ -207,6 +207,25 @@ class NameIndex(TableAddon):
         line = re.compile(rf"(?m){term_line}" + (says if said else rf"(?:{says}|\Z)"), re.I if typed else 0)
         return [cid for cid, content in rows if line.search(content)][:k]
 
+    def table_rows(self, name: str, k: int, where: ChunkFilter | None = None) -> list[str]:
+        """Up to ``k`` chunks holding a table row whose first cell is ``name``, any case ("| bigint |
+        8 bytes | large-range integer | …" for "bigint"), in chunk id order. Only chunks holding
+        every lexeme of the name are read.
+
+        Returns:
+            Chunk ids (empty when no table has such a row).
+        """
+        condition, params = (where or ChunkFilter()).to_sql("c")
+        rows = self._conn.execute(
+            f"""
+            WITH {self._held_sql()}
+            SELECT c.chunk_id FROM {self.table} c JOIN held USING (chunk_id)
+            WHERE {condition} AND c.content ~* %(row)s ORDER BY c.chunk_id LIMIT %(k)s
+            """,
+            {"name": name, "row": f"(^|\n)\\| {literal_pattern(name)} \\|", "k": k, **params},
+        ).fetchall()
+        return [cid for (cid,) in rows]
+
     def see_references(self) -> list[tuple[str, str]]:
         """Every cross-reference entry of the collection as (term line, target): a glossary's "Standby
         (server)" followed by "See Replica (server)." (:data:`core.text.SEE`), both as written."""

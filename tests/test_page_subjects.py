@@ -2,7 +2,8 @@
 does the ANALYZE command do?" is answered by the page titled ANALYZE, not by EXPLAIN's option of
 that name; "What does the pg_stat_activity view show?" by the view's description, not by the
 back-of-book index's link text; a how-to by the command doing it, not by one a sentence names as
-where to look ("… using the same syntax as CREATE FOREIGN TABLE")."""
+where to look ("… using the same syntax as CREATE FOREIGN TABLE"); a size by the table row of what
+it measures."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ PAGES = [
     "sql-altersequence.html",  # "ALTER SEQUENCE — change the definition of a sequence generator"
     "sql-createsequence.html",  # "Create an ascending sequence called serial, starting at 101: …"
     "sql-copy.html",  # "COPY — copy data between a file and a table"
+    "datatype-numeric.html",  # Table 8.2: "| bigint | 8 bytes | large-range integer | …"
+    "functions-admin.html",  # "… so 1kB is 1024 bytes", and many "… bigint … bytes" function rows
 ]
 
 pytestmark = pytest.mark.skipif(
@@ -63,6 +66,13 @@ def test_a_how_to_is_answered_by_the_command_doing_it(manual, question, short, p
     result = manual.ask(question, context=RULES)
     assert result["short_answer"].startswith(short), result["answer"]
     assert Path(result["citations"][0]["source"]).name == page
+
+
+def test_a_size_is_read_from_the_table_row_of_what_it_measures(manual):
+    assert manual.services.store.fetch(manual.services.store.names.table_rows("bigint", 5))  # "| bigint | 8 bytes |"
+    result = manual.ask("How many bytes is a bigint?", context=RULES)
+    assert result["short_answer"] == "8 bytes", result["answer"]
+    assert Path(result["citations"][0]["source"]).name == "datatype-numeric.html"
 
 
 def test_a_command_named_as_where_to_look_is_no_answer():

@@ -224,6 +224,17 @@ def test_abstains_when_no_sentence_supports_the_question_and_names_what_is_never
     )
 
 
+def test_a_measure_of_what_the_sentence_does_not_name_is_no_answer():
+    units = chunk("units", "9.27. System Administration Functions", "Note that 1kB is 1024 bytes, and so on.")
+    rows = chunk("rows", "8.1. Numeric Types", "| integer | 4 bytes | typical choice for integer |")
+    generator = ExtractiveGenerator()
+    declined = generator.generate(AnswerRequest("How many bytes is a bigint?", [units], "answer"))
+    assert declined.abstained and declined.short_answer is None
+    assert "(no passage found says it of bigint)" in declined.text
+    answer = generator.generate(AnswerRequest("How many bytes is an integer?", [units, rows], "answer"))
+    assert answer.short_answer == "4 bytes" and not answer.abstained
+
+
 def test_caveat_says_the_documents_do_not_answer_first():
     caveat = ExtractiveGenerator().generate(AnswerRequest(QUESTION, [DONNIE], "caveat"))
     assert caveat.abstained and caveat.short_answer is None
