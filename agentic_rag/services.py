@@ -127,7 +127,7 @@ class Services:
             elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
                 # "what port …?": the entries the noun names (a setting's "port (integer)"), one a page
                 found = with_entries(self.store, self.tuning, [noun[1].lower()], query, found, where, per_term=2)
-            elif kind in ("number", "quantity") and (measured := measured_subject(query)):
+            elif kind == "quantity" and (measured := measured_subject(query)):
                 found = with_rows(self.store, self.tuning, measured, query, found, where)  # "| bigint | 8 bytes |"
             elif kind == "lock" and (modes := lock_modes(found)):
                 # the entries of the lock modes found say what takes each ("ACCESS EXCLUSIVE (AccessExclusiveLock)"),

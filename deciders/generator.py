@@ -260,7 +260,7 @@ class ExtractiveGenerator:
             missing += unmentioned(question, " ".join(f"{c['title']} {c['text']}" for c in evidence))
         # a measure of what the sentence does not name ("1kB is 1024 bytes" for "How many bytes is a bigint?"; a
         # chain's bridge names it otherwise: "the animal" of a question about scorpions)
-        if kind in ("number", "quantity") and chosen and not chain and (measured := measured_subject(question)):
+        if kind == "quantity" and chosen and not chain and (measured := measured_subject(question)):
             said_of = term_set(f"{chosen[0].chunk['title']} {with_context(chosen[0])}")
             missing += [measured] if not term_set(measured) <= said_of else []
         said = with_context(chosen[0]) if chosen else ""

@@ -167,6 +167,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         if kind in ("number", "quantity"):  # a value given as an example is one throughout the sentence
             examples, idioms = set(_EXAMPLE.findall(sentence)), {m.start() for m in _PRONOUN_ONE.finditer(sentence)}
             matches = [m for m in matches if m.group(0) not in examples and m.start() not in idioms]
+            # a sentence opening "For example, …" is the example's: "… 1,600 int columns would consume 6400 bytes"
+            matches = [] if _EXAMPLE_MARK.match(sentence.lstrip("|- ")) else matches
             # "an 18-byte pointer" measures the pointer: no answer to the length of something else
             matches = [m for m in matches if not _measures_other(sentence, m, asked)]
         found = [m.group(0) for m in matches]

@@ -365,6 +365,13 @@ def test_a_default_after_an_example_marker_is_the_examples():
     assert spans("The default is 5; for example, 3 also works.", "default", "What is the default?") == ["5"]
 
 
+def test_a_measure_after_an_example_marker_is_the_examples():
+    question = "What is the maximum length of a table or column name?"
+    sentence = "For example, excluding the tuple header, a tuple made up of 1,600 int columns would consume 6400 bytes."
+    assert spans(sentence, "quantity", question) == []
+    assert spans("Names are at most 63 bytes; for example, 70 bytes is too long.", "quantity", question) == ["63 bytes"]
+
+
 @pytest.mark.parametrize(
     ("sentence", "option", "line"),
     [
