@@ -17,7 +17,7 @@ from core.spelling import coined_words
 from core.telemetry_export import configure_telemetry
 from core.text import STOPWORDS, compound_names, exact_names, identifiers, term_set, terms
 from core.tuning import TUNING, Tuning
-from core.wording import equivalents
+from core.wording import as_maximum, equivalents
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import DEFAULT_OF, default_check, definition_subject, expected_type, self_contained_question
 from deciders.lexicon import WHICH_NOUN, measured_subject, prose_statements, spaced_names
@@ -110,7 +110,7 @@ class Services:
         """
         self.require_chunks()
         with telemetry.tool("search"), telemetry.retrieval(self.settings.collection, query, k) as span:
-            found = self.store.search(query, k, where=where)
+            found = self.store.search(as_maximum(query), k, where=where)  # "the limit on X": its maximum
             if found and (asked := self_contained_question(query)):  # a situation, then a question of its own:
                 found = interleaved(found, self.store.search(asked, k, where=where))[:k]  # what it asks ranks too
             kind = ("default" if default_check(query) else expected_type(query)) if found else None  # is it X?

@@ -14,11 +14,34 @@ PLAIN_FORM = re.compile(r"\b(?:ordinary|plain|regular|normal|simple|bare|vanilla
 command alone, and "ordinary" elsewhere ("the ROW SHARE lock is still taken in the ordinary way")."""
 
 
+DEFAULT_IDIOM = re.compile(
+    r"\b(?:out[- ]of[- ]the[- ]box|unless (?:told|i say) otherwise|"
+    r"(?:a |the )?(?:stock|fresh|clean) (?:[\w.]+ ){0,2}install(?:ation)?|"
+    r"if i (?:never|haven't|don't|didn't) (?:touch|chang|set|tun|configur)\w*"
+    r"(?: (?:the|my|any) (?:config\w*|settings?))?)",
+    re.I,
+)
+"""Everyday words for a default: "out of the box", "a fresh install", "if I never touch the config"."""
+
+
+LIMIT_ON = re.compile(r"\b(?:upper\s+)?limits?\s+(?:on|of|for)\b", re.I)
+"""A limit asked of something ("the limit on concurrent connections"): the documents say its maximum."""
+
+
+def as_maximum(question: str) -> str:
+    """``question`` with a limit asked of something (:data:`LIMIT_ON`) said as its maximum: "the default
+    limit on concurrent client connections" → "the default maximum concurrent client connections"."""
+    return LIMIT_ON.sub("maximum", question)
+
+
 def asked_terms(question: str) -> frozenset[str]:
     """The question's content terms (:func:`core.text.term_set`) without those of its wording:
     "what kind of X" asks "which X", "what does X stand for" what X is (the definition of an
-    abbreviation holds no "stand"), and "an ordinary SELECT" SELECT (:data:`PLAIN_FORM`)."""
-    asked = re.sub(r"\b(which|what)\s+(?:kind|type|sort)s?\s+of\b", r"\1", PLAIN_FORM.sub("", question), flags=re.I)
+    abbreviation holds no "stand"), "an ordinary SELECT" SELECT (:data:`PLAIN_FORM`), "out of
+    the box" the default (:data:`DEFAULT_IDIOM`: a sentence says "The default is …", not "box"),
+    and "the limit on X" its maximum (:func:`as_maximum`)."""
+    asked = DEFAULT_IDIOM.sub(" default ", PLAIN_FORM.sub("", as_maximum(question)))
+    asked = re.sub(r"\b(which|what)\s+(?:kind|type|sort)s?\s+of\b", r"\1", asked, flags=re.I)
     return term_set(re.sub(r"\bstands?\s+for\s*\?*\s*$", "", asked, flags=re.I))
 
 

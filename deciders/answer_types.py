@@ -14,7 +14,7 @@ import re
 from typing import Literal
 
 from core.text import names, sentences, term_set
-from core.wording import LOCK_ASKED
+from core.wording import DEFAULT_IDIOM, LOCK_ASKED
 from deciders.lexicon import PRONOUN
 
 AnswerType = Literal[
@@ -52,9 +52,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "default",
         re.compile(
-            r"\b(default|by default|out[- ]of[- ]the[- ]box|"
-            r"if i (?:never|haven't|don't|didn't) (?:touch|chang|set|tun|configur)\w*|"
-            r"unless (?:told|i say) otherwise|stock install)\b",
+            rf"\b(default|by default|{DEFAULT_IDIOM.pattern})\b",
             re.I,
         ),
     ),

@@ -46,7 +46,7 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
         r"(?: (?:(?:table|row)-level )?lock\b| mode\b| \(\w+Lock\)))"
     ),
 }
-_EXAMPLE_MARK = re.compile(r"\b(?:e\.g\.|for example|for instance)(?=[\s,])", re.I)
+_EXAMPLE_MARK = re.compile(r"\b(?:e\.g\.|for example|for instance)(?=[\s,:])", re.I)
 """Where an example starts: a default said after it is the example's setting, not the default."""
 _EXAMPLE = re.compile(rf"{_EXAMPLE_MARK.pattern},?\s+({_RANGE}(?:\s?-?{lexicon.UNIT}(?![\w]))?)", re.I)
 """A value given as an example ("to start postgres with a specific port, e.g., 1234"), not the answer."""
@@ -239,13 +239,14 @@ def _measures_other(sentence: str, match: re.Match, asked: frozenset[str]) -> bo
 
 
 def _measure_of(value: str, measure: Measure, question: str) -> bool:
-    """Whether ``value`` holds the measure asked for: a name (no number, quantity or truth value:
-    "28 bytes" is no kind of index), a number, or a quantity — with a unit of time when the question
-    asks for a duration ("how long does …?", "how much time …?"), of size when it asks for a size
-    ("how many bytes …?"); a setting's "off" value ("zero (the default) disables the timeout", "-1")
-    is either of the last two."""
+    """Whether ``value`` holds the measure asked for: a name (no number, quantity, truth value or
+    behaviour: "28 bytes" is no kind of index, "to create a database …" no database), a number, or
+    a quantity — with a unit of time when the question asks for a duration ("how long does …?",
+    "how much time …?"), of size when it asks for a size ("how many bytes …?"); a setting's "off"
+    value ("zero (the default) disables the timeout", "-1") is either of the last two."""
     if measure == "name":
-        return not (re.search(r"\d", value) or value.strip().lower() in {"true", "false", "on", "off", "yes", "no"})
+        truth = value.strip().lower() in {"true", "false", "on", "off", "yes", "no"}
+        return not (re.search(r"(?<![^\W\d_])\d", value) or truth or re.match(r"to\s+[a-z]+\b", value.strip()))
     if re.fullmatch(r"-1|0|zero", value.strip(), re.I):
         return True
     if measure == "number":

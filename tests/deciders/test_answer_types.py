@@ -370,6 +370,8 @@ def test_a_measure_after_an_example_marker_is_the_examples():
     sentence = "For example, excluding the tuple header, a tuple made up of 1,600 int columns would consume 6400 bytes."
     assert spans(sentence, "quantity", question) == []
     assert spans("Names are at most 63 bytes; for example, 70 bytes is too long.", "quantity", question) == ["63 bytes"]
+    psql = "For instance: => SELECT * FROM test1; x | y ---+--- a | 3 c | 2 (2 rows)"  # psql's output
+    assert spans(psql, "quantity", "How big can a text value get?") == []
 
 
 @pytest.mark.parametrize(
@@ -593,6 +595,28 @@ def test_a_lock_question_asks_for_its_command_not_for_taking_or_its_plain_form()
     # outside a lock question the verb is the question's: "Does VACUUM take long?"
     assert "take" in focus_weights("Does VACUUM take long?", weights)
     assert "ordinari" in focus_weights("What is an ordinary table?", weights)  # no command follows
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("Out of the box, how much memory is shared_buffers?", {"default", "much", "memori", "shared_buff"}),
+        ("What port does Postgres listen on if I never touch the config?", {"default", "port", "listen", "postgr"}),
+        ("What wal_level does a fresh PostgreSQL 15 install use?", {"default", "wal_level", "use"}),
+        # a limit asked of something is its maximum: "the maximum number of concurrent connections"
+        ("What's the limit on concurrent client connections?", {"maximum", "concurr", "client", "connect"}),
+    ],
+)
+def test_everyday_words_for_a_default_or_a_limit_ask_for_what_the_documents_say(question, asked):
+    assert set(focus_weights(question, {})) == asked
+    assert expected_type(question) == "default" or "limit" in question
+
+
+def test_a_default_that_is_a_behaviour_names_nothing():
+    question = "Which database does createdb clone by default?"
+    said = "The default is to create a database with the same name as the current system user."
+    assert spans(said, "default", question) == []
+    assert spans("The default is template1.", "default", question) == ["template1"]
 
 
 def test_a_hyphenated_quantity_measures_the_noun_after_it():
