@@ -20,7 +20,7 @@ from core.tuning import TUNING, Tuning
 from core.wording import as_maximum, equivalents
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import DEFAULT_OF, default_check, definition_subject, expected_type, self_contained_question
-from deciders.lexicon import WHICH_NOUN, measured_subject, prose_statements, spaced_names
+from deciders.lexicon import COMMAND_PHRASE, WHICH_NOUN, measured_subject, prose_statements, spaced_names
 from deciders.llm import CallLimits
 from graph.context import RunContext
 from graph.services import QuestionTerms
@@ -129,7 +129,7 @@ class Services:
                 found = with_entries(self.store, self.tuning, [noun[1].lower()], query, found, where, per_term=2)
             elif kind == "quantity" and (measured := measured_subject(query)):
                 found = with_rows(self.store, self.tuning, measured, query, found, where)  # "| bigint | 8 bytes |"
-            elif kind == "lock" and (modes := lock_modes(found)):
+            elif kind == "lock" and (modes := lock_modes(found) or self.modes_said_of(query, k, where)):
                 # the entries of the lock modes found say what takes each ("ACCESS EXCLUSIVE (AccessExclusiveLock)"),
                 # and those of the modes these entries name (their conflicts): the one taken may not be named before
                 for _ in range(2):
@@ -140,6 +140,13 @@ class Services:
             elif found and (statement := self.named_statement(query, where)):  # "create a user": CREATE USER
                 found = with_entries(self.store, self.tuning, [statement], query, found, where, per_term=1, lead=True)
             return span.found(with_continued_entries(self.store, found))
+
+    def modes_said_of(self, question: str, k: int, where: ChunkFilter | None = None) -> list[str]:
+        """The lock modes named by the ``k`` chunks a search for the commands ``question`` writes in
+        capitals and "lock mode" finds (:data:`deciders.lexicon.COMMAND_PHRASE`; "CREATE INDEX CONCURRENTLY
+        lock mode"): where a lock question's own search found none; empty when it names no command."""
+        commands = COMMAND_PHRASE.findall(question)
+        return lock_modes(self.store.search(f"{' '.join(commands)} lock mode", k, where=where)) if commands else []
 
     def named_statement(self, question: str, where: ChunkFilter | None = None) -> str | None:
         """The first of the SQL statements a how-to names in prose (:func:`deciders.lexicon.prose_statements`)

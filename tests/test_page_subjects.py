@@ -28,6 +28,9 @@ PAGES = [
     "sql-copy.html",  # "COPY — copy data between a file and a table"
     "datatype-numeric.html",  # Table 8.2: "| bigint | 8 bytes | large-range integer | …"
     "functions-admin.html",  # "… so 1kB is 1024 bytes", and many "… bigint … bytes" function rows
+    "sql-createindex.html",  # CONCURRENTLY: "… without taking any locks that prevent concurrent inserts", no mode
+    "explicit-locking.html",  # "SHARE UPDATE EXCLUSIVE (ShareUpdateExclusiveLock)" / "Acquired by … CREATE INDEX
+    # CONCURRENTLY …"
 ]
 
 pytestmark = pytest.mark.skipif(
@@ -73,6 +76,15 @@ def test_a_size_is_read_from_the_table_row_of_what_it_measures(manual):
     result = manual.ask("How many bytes is a bigint?", context=RULES)
     assert result["short_answer"] == "8 bytes", result["answer"]
     assert Path(result["citations"][0]["source"]).name == "datatype-numeric.html"
+
+
+def test_a_lock_no_passage_of_the_search_names_is_read_from_the_entries_of_the_modes_said_of_the_command(manual):
+    question = "If I build an index with CREATE INDEX CONCURRENTLY, what lock does it hold on the table?"
+    assert "SHARE UPDATE EXCLUSIVE" in manual.services.modes_said_of(question, 8)
+    result = manual.ask("What lock does CREATE INDEX CONCURRENTLY take?", context=RULES)
+    assert result["short_answer"] == "SHARE UPDATE EXCLUSIVE", result["answer"]
+    assert "explicit-locking.html" in {Path(c["source"]).name for c in result["citations"]}
+    assert manual.services.modes_said_of("What lock does it take?", 8) == []  # no command named
 
 
 def test_a_command_named_as_where_to_look_is_no_answer():

@@ -603,6 +603,7 @@ def test_a_lock_question_asks_for_its_command_not_for_taking_or_its_plain_form()
         ("Out of the box, how much memory is shared_buffers?", {"default", "much", "memori", "shared_buff"}),
         ("What port does Postgres listen on if I never touch the config?", {"default", "port", "listen", "postgr"}),
         ("What wal_level does a fresh PostgreSQL 15 install use?", {"default", "wal_level", "use"}),
+        ("Without choosing a mode, which mode does pg_ctl stop use?", {"default", "mode", "pg_ctl", "stop", "use"}),
         # a limit asked of something is its maximum: "the maximum number of concurrent connections"
         ("What's the limit on concurrent client connections?", {"maximum", "concurr", "client", "connect"}),
     ],
