@@ -121,6 +121,18 @@ def doubt(result: dict) -> str:
     return "" if confidence is None or confidence >= trust else f" (unsure: confidence {confidence:.2f}, below {trust})"
 
 
+def answer_line(result: dict) -> str | None:
+    """The line printed before an answer's text: "Answer: " and its short answer (:func:`headline`)
+    with any :func:`doubt`; for a cited answer without one, that its passages are the answer, so a
+    quoted sentence is not taken for a checked value ("Answer: in the passages below (unsure: …)");
+    ``None`` for an abstention or a reply that cites nothing."""
+    if short := headline(result):
+        return f"Answer: {short}{doubt(result)}"
+    if result.get("abstained") or not result.get("citations"):
+        return None
+    return f"Answer: in the passages below{doubt(result)}"
+
+
 def verdict(result: dict) -> str:
     """What the confidence tells the reader: of an answer, whether to trust it — and below an
     even chance (the calibrated confidence is the share of such answers that were right), that
@@ -157,8 +169,8 @@ def print_result(
         typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False, default=str))
         return
     if result.get("answer") and not result.get("interrupt"):
-        if short := headline(result):  # after a streamed answer, before a printed one
-            typer.echo(f"Answer: {short}{doubt(result)}" + ("" if streamed else "\n"))
+        if line := answer_line(result):  # after a streamed answer, before a printed one
+            typer.echo(line + ("" if streamed else "\n"))
         if not streamed:
             typer.echo(result["answer"])
     if result.get("citations"):

@@ -9,6 +9,7 @@ weighted reciprocal rank fusion (:mod:`store.fusion`), reported as a 0–1 relev
 
 from __future__ import annotations
 
+import difflib
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable
 
@@ -145,9 +146,11 @@ class ChunkStore:
                     )
             elif not create:
                 names = self.catalog.collections()
+                near = difflib.get_close_matches(self.collection, names, n=1)  # a typo: "pgdoc" for "pgdocs"
+                meant = f"did you mean --collection {near[0]}? Or " if near else ""
                 raise CollectionNotFoundError(
                     f"no collection '{self.collection}' (existing: {', '.join(names) or 'none'}); "
-                    f"ingest documents first: agentic-rag ingest PATH --collection {self.collection}"
+                    f"{meant}ingest documents first: agentic-rag ingest PATH --collection {self.collection}"
                 )
             # A crash between creating the table and registering it, or a dropped table, leaves orphans: start clean.
             self.lexical.drop()

@@ -78,6 +78,8 @@ def test_ingest_then_ask_json(cli):
     line = one_line_error(elsewhere)  # no thread to continue and no collection to start one on: both said
     assert f"no thread '{out['thread_id'][:-1]}y' (did you mean " in line and out["thread_id"] in line
     assert "no collection 'nothing_here'" in line and elsewhere.returncode == 8
+    mistyped = one_line_error(cli("ask", "And the league?", "--collection", "clj"))  # the session's "cli"
+    assert "no collection 'clj'" in mistyped and "did you mean --collection cli?" in mistyped
 
 
 @pytest.mark.parametrize("question", ["", "   ", "q" * 100_000])
@@ -394,6 +396,16 @@ def test_a_short_answer_below_the_level_to_trust_is_printed_as_unsure():
 
     assert doubt({"confidence": 0.47}) == " (unsure: confidence 0.47, below 0.7)"
     assert doubt({"confidence": 0.8}) == "" and doubt({"confidence": None}) == ""  # trusted; a direct reply
+
+
+def test_an_answer_without_a_short_answer_says_its_passages_are_the_answer():
+    from agentic_rag.output import answer_line
+
+    cited = {"question": "What is TOAST?", "citations": [{"mark": 1}], "abstained": False, "confidence": 0.36}
+    assert answer_line(cited) == "Answer: in the passages below (unsure: confidence 0.36, below 0.7)"
+    assert answer_line({**cited, "question": "What port?", "short_answer": "5432", "confidence": 0.8}) == "Answer: 5432"
+    assert answer_line({**cited, "abstained": True}) is None  # "The documents do not contain …" says it
+    assert answer_line({"question": "thanks!", "citations": [], "confidence": None}) is None  # small talk
 
 
 def test_the_demo_ingests_the_python_manual_and_answers_offline(cli):
