@@ -166,7 +166,10 @@ def print_result(
             "citations", "stop_reason", "confidence", "raw_confidence", "unsupported_claims", "conflicts", "complexity",
             "route_reason", "hops", "retries", "route", "trace", "notes", "reviewed", "interrupt",
         )  # fmt: skip
-        typer.echo(json.dumps({k: result.get(k) for k in keys}, ensure_ascii=False, default=str))
+        fields = {k: result.get(k) for k in keys}
+        if result.get("confidence") is not None:  # what the confidence tells: "trust it", "check the sources", …
+            fields["verdict"] = verdict(result)
+        typer.echo(json.dumps(fields, ensure_ascii=False, default=str))
         return
     if result.get("answer") and not result.get("interrupt"):
         if line := answer_line(result):  # after a streamed answer, before a printed one

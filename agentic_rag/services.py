@@ -10,6 +10,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from agentic_rag.entry_search import interleaved, lock_modes, with_continued_entries, with_entries, with_rows
+from agentic_rag.option_search import with_option
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
@@ -17,7 +18,7 @@ from core.spelling import coined_words
 from core.telemetry_export import configure_telemetry
 from core.text import STOPWORDS, compound_names, exact_names, identifiers, term_set, terms
 from core.tuning import TUNING, Tuning
-from core.wording import as_maximum, equivalents
+from core.wording import as_maximum, equivalents, focus_weights
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import DEFAULT_OF, default_check, definition_subject, expected_type, self_contained_question
 from deciders.lexicon import COMMAND_PHRASE, WHICH_NOUN, measured_subject, prose_statements, spaced_names
@@ -137,9 +138,14 @@ class Services:
                     if not (more := [m for m in lock_modes(found) if m not in modes]):
                         break
                     modes += more
+            elif kind == "command" and (asked := with_option(self.store, query, found, self.weigh, where)):
+                found = asked  # led by the option it asks of a program: "Which initdb switch …?" → -k
             elif found and (statement := self.named_statement(query, where)):  # "create a user": CREATE USER
                 found = with_entries(self.store, self.tuning, [statement], query, found, where, per_term=1, lead=True)
             return span.found(with_continued_entries(self.store, found))
+
+    def weigh(self, question: str) -> dict[str, float]:
+        return focus_weights(question, self.question_terms(question).weights)  # its focus terms with their IDF
 
     def modes_said_of(self, question: str, k: int, where: ChunkFilter | None = None) -> list[str]:
         """The lock modes named by the ``k`` chunks a search for the commands ``question`` writes in

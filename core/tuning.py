@@ -146,6 +146,10 @@ class Tuning:
     """Further ranking bonus of a sentence defining what a "What is X?" question asks about ("A
     schema is …", "TRUNCATE — empty a table …", the first sentence under X's glossary entry), or
     the thing whose number a "what NOUN …?" asks (the first sentence under "port (integer)")."""
+    matched_entry_bonus: float = 0.4
+    """Ranking bonus of a sentence of the entry a search matched to the question on its own (a
+    program's option asked in words, :mod:`agentic_rag.option_search`): the question names the
+    program, so its option is the way, not a command a sentence elsewhere names."""
     changelog_penalty: float = 0.1
     """Ranking penalty of a sentence from release notes ("What's New In Python 2.6", "E.19.
     Release 15") or opening on a version note ("Changed in version 3.4: …") when the question

@@ -134,7 +134,7 @@ def rank_candidates(
         evidence: the chunks, best first (a later chunk loses ``tuning.order_penalty`` per place).
         weights: the question's terms with their weights (:func:`core.wording.focus_weights`).
         tuning: ``dense_share``, ``type_bonus``, ``relevance_bonus``, ``order_penalty``,
-            ``definition_bonus``, ``changelog_penalty``, ``command_bonus``.
+            ``definition_bonus``, ``matched_entry_bonus``, ``changelog_penalty``, ``command_bonus``.
         avoid: sentences not to use (claims a grounding check rejected).
         embeddings: the collection's embedding model (LangChain ``Embeddings``), for the
             sentence–question similarity; ``None`` ranks on words alone.
@@ -289,6 +289,7 @@ def rank_candidates(
             + tuning.definition_bonus * (kind == "definition" and item["defining"])
             + tuning.subject_bonus * item["defines"]
             + tuning.subject_bonus * item["defines"] * _titled_by(item["chunk"], subjects)
+            + tuning.matched_entry_bonus * (sentence in item["chunk"].get("matched_entry", ""))  # the option asked
             - tuning.changelog_penalty
             * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"]) or VERSION_NOTE.match(sentence)))
             - tuning.aside_penalty * (sentence.startswith("(") and sentence.rstrip(".").endswith(")"))

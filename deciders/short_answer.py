@@ -111,6 +111,29 @@ def nearest_first(sentence: str, found: list[str], weights: Mapping[str, float])
     return sorted(found, key=nearness, reverse=True)
 
 
+_RANGE_END = re.compile(
+    r"\b(?:(?P<upper>maximum|max|largest|highest|biggest|longest|most)|minimum|min|smallest|lowest|shortest|least)\b",
+    re.I,
+)
+"""A question for one end of a range: "the maximum value of …", "… at most?", "the smallest …"."""
+
+
+def range_end(sentence: str, found: list[str], upper: bool) -> list[str]:
+    """``found`` with the end of a range ``sentence`` states first: of "between A and B", "from A to
+    B" or "A to B" (two spans, or one span that is the whole range), B when ``upper``, else A;
+    ``found`` as it is when it states no range of them."""
+    for span in found:  # "between 250 and 1600" as one span
+        if whole := re.fullmatch(r"between\s+(.+?)\s+and\s+(.+)", span):
+            return [whole[2] if upper else whole[1], *(f for f in found if f != span)]
+    for a, b in zip(found, found[1:], strict=False):
+        between = (
+            rf"\b(?:between\s+{re.escape(a)}\s+and|(?:from\s+)?{re.escape(a)}\s+(?:to|through)|{re.escape(a)}\s*–)"
+        )
+        if re.search(rf"{between}\s*{re.escape(b)}", sentence):
+            return [b if upper else a, *(f for f in found if f not in (a, b))]
+    return found
+
+
 def _bound_before(sentence: str, span: str) -> str | None:
     """The bound (:data:`_BOUND`) right before ``span``'s first mention in ``sentence``, lower-cased."""
     before = sentence[: max(sentence.find(span), 0)].rstrip()
@@ -211,6 +234,9 @@ def short_answer(
     if kind in ("number", "quantity") and (bounds := {b.lower() for b in _BOUND.findall(question)}):
         # "… at most?" → the span the sentence bounds the same way: "fields can be at most 1 GB", not "up to 4 TB"
         found = sorted(found, key=lambda f: _bound_before(scope, f) not in bounds)
+    if kind in ("number", "quantity") and (end := _RANGE_END.search(question)):
+        # "the maximum value of checkpoint_timeout" → the upper end of "between 30 seconds and one day"
+        found = range_end(scope, found, upper=bool(end["upper"]))
     if kind == "person":  # "Donald Davies at the National Physical Laboratory, UK" → Donald Davies
         found = sorted(found, key=lambda f: bool(NOT_A_PERSON.search(f) or NATION.fullmatch(f)))
     noun = head_noun(question)  # "which league …" → a name holding "league": "Major League Soccer"

@@ -226,6 +226,16 @@ class NameIndex(TableAddon):
         ).fetchall()
         return [cid for (cid,) in rows]
 
+    def titled(self, title: str, where: ChunkFilter | None = None) -> list[tuple[str, str]]:
+        """``(chunk id, text)`` of every chunk titled ``title`` exactly (a program's reference page,
+        "initdb"), in page order."""
+        condition, params = (where or ChunkFilter()).to_sql("c")
+        return self._conn.execute(
+            f"""SELECT c.chunk_id, c.content FROM {self.table} c WHERE {condition} AND c.title = %(title)s
+                ORDER BY c.source, c.chunk_index""",
+            {"title": title, **params},
+        ).fetchall()
+
     def see_references(self) -> list[tuple[str, str]]:
         """Every cross-reference entry of the collection as (term line, target): a glossary's "Standby
         (server)" followed by "See Replica (server)." (:data:`core.text.SEE`), both as written."""

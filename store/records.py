@@ -27,6 +27,9 @@ class Chunk(TypedDict):
     """When its source was last ingested (ISO 8601, UTC)."""
     continues: NotRequired[str]
     """The term line of the definition-list entry the chunk continues, put before its ``text``."""
+    matched_entry: NotRequired[str]
+    """The description of the entry in the chunk a search matched to the question (a program's
+    option, :mod:`agentic_rag.option_search`): its sentences answer it first."""
 
 
 def chunk_id(source: str, title: str, text: str) -> str:

@@ -67,6 +67,11 @@ def test_ingest_then_ask_json(cli):
     assert len(out["trace"][0]["chunk_ids"]) == 3
     assert {"thread_id", "answer", "citations", "stop_reason", "hops", "retries", "route", "trace"} <= out.keys()
     assert out["citations"] and {"chunk_id", "source", "title"} <= out["citations"][0].keys()
+    assert out["verdict"] in (
+        "trust it",
+        "check the sources",
+        "more often wrong than right at this level: check the sources",
+    )
     human = cli("ask", "Which league does Donnie Smith play in?", "--thread", out["thread_id"])
     assert human.returncode == 0 and "Sources:" in human.stdout and "hop 1:" in human.stdout
     assert human.stderr.startswith(f"thread: {out['thread_id']} (continued)")

@@ -15,7 +15,7 @@ from deciders.answer_types import (
     self_contained_question,
 )
 from deciders.lexicon import measured_subject, prose_statements, spaced_names
-from deciders.short_answer import command_line, head_noun, nearest_first, noun_phrase, statement_clause
+from deciders.short_answer import command_line, head_noun, nearest_first, noun_phrase, range_end, statement_clause
 from deciders.spans import spans
 
 
@@ -632,3 +632,11 @@ def test_a_question_after_statements_is_searched_on_its_own_when_it_names_what_i
     assert self_contained_question("Hosts cannot reach my server. Which address does it bind to?") is None  # "it"
     assert self_contained_question("Does a column keep the zone? How is it stored?") is None  # two questions
     assert self_contained_question("What is the default port?") is None
+
+
+def test_a_range_asked_for_its_end_gives_that_end():
+    sentence = "The valid range is between 30 seconds and one day."
+    assert range_end(sentence, ["30 seconds", "one day"], upper=True) == ["one day"]
+    assert range_end(sentence, ["30 seconds", "one day"], upper=False) == ["30 seconds"]
+    assert range_end("…", ["between 250 and 1600"], upper=True) == ["1600"]
+    assert range_end("It is 5 or 10.", ["5", "10"], upper=True) == ["5", "10"]  # no range: as it is

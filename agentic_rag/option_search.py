@@ -1,0 +1,121 @@
+"""A program's option asked in words ("Which initdb switch turns on checksums for data pages?"):
+the option entries of the program's reference page ("- -k" / "--data-checksums" / "- Use checksums
+on data pages …"), each scored on its own against the question, the chunk of the best one joined
+to the search's. A chunk holds many options, so ranking chunks finds the page, not the option.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from agentic_rag.entry_search import joined
+from core.spelling import coined_words
+from core.text import exact_names, term_set, terms
+from store.chunks import Chunk, ChunkStore
+from store.filters import ChunkFilter
+
+_OPTION_LINE = re.compile(r"^- (-{1,2}[A-Za-z?][^\n]*)$")
+"""An option's term line in a definition list: "- -k", "- --jobs=number-of-jobs"."""
+_OPTION_WORD = re.compile(r"\b(?:flag|switch|option|argument)s?\b", re.I)
+"""A question asking for an option outright: "Which initdb switch …?"."""
+
+
+_DENSE_SHARE = 0.5
+"""How much the entry's embedding similarity to the question adds to its word coverage."""
+
+
+@dataclass(frozen=True)
+class OptionEntry:
+    """One option of a reference page: its term lines ("-k --data-checksums"), what it does (its
+    description's first lines) and the chunk holding it."""
+
+    terms: str
+    description: str
+    chunk_id: str
+
+
+def _asks_of(question: str, program: str) -> bool:
+    """Whether ``question`` asks ``program`` to do something ("make pg_restore use …", "With
+    vacuumdb, how do I …"), not only names it ("an archive that pg_restore can read" is pg_dump's)."""
+    return bool(re.search(rf"\b(?:make|get|tell|have|let|run|with|using)\s+{re.escape(program)}\b", question, re.I))
+
+
+def option_entries(chunks: Sequence[tuple[str, str]]) -> list[OptionEntry]:
+    """The option entries of a page's ``(chunk_id, text)`` chunks, in order: a term line ``- -x``,
+    its further forms on lines of their own ("--data-checksums"), then the description's
+    ``- `` lines up to the next term line (the first three). An entry cut by a chunk boundary is
+    the first chunk's, with what that chunk holds of it; one repeated by overlapping chunks, once."""
+    found: dict[str, OptionEntry] = {}
+    for chunk_id, text in chunks:
+        terms, description = None, []
+        for line in [*text.split("\n"), "- -"]:  # a last term line closes the last entry
+            if (option := _OPTION_LINE.match(line)) or line == "- -":
+                if terms and description:
+                    found.setdefault(terms, OptionEntry(terms, " ".join(description[:3]), chunk_id))
+                terms, description = (option[1] if option else None), []
+            elif terms is not None and not description and not line.startswith("- "):
+                terms = f"{terms} {line.strip()}"  # "--data-checksums" under "- -k"
+            elif terms is not None and line.startswith("- "):
+                description.append(line[2:])
+    return list(found.values())
+
+
+def best_option(
+    question: str,
+    entries: Sequence[OptionEntry],
+    weights: Mapping[str, float],
+    embeddings: Embeddings | None = None,
+) -> OptionEntry | None:
+    """The entry that says most of ``question``: the weighted share of the question's terms
+    (``weights``: term → IDF) its description and option names hold, plus half its embedding's
+    cosine similarity to the question's; ``None`` when no entry holds a question term."""
+    total = sum(weights.values())
+    if not entries or not total:
+        return None
+    said = [term_set(f"{e.description} {e.terms.replace('-', ' ')}") for e in entries]
+    coverage = np.array([sum(w for t, w in weights.items() if t in words) / total for words in said])
+    score = coverage.copy()
+    if embeddings is not None:
+        vectors = np.asarray(embeddings.embed_documents([question, *(f"{e.terms}: {e.description}" for e in entries)]))
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-12)
+        score += _DENSE_SHARE * (vectors[1:] @ vectors[0])
+    best = int(np.argmax(score))
+    return entries[best] if coverage[best] > 0 else None
+
+
+def option_chunk(
+    store: ChunkStore, question: str, weigh: Callable[[str], Mapping[str, float]], where: ChunkFilter | None = None
+) -> Chunk | None:
+    """The chunk holding the option entry of the program ``question`` names (an exact name or coined
+    word titling a reference page: "initdb", "pg_dump") that says most of it (:func:`best_option`,
+    with ``weigh``'s term weights but the program's own), the entry's description as its
+    ``matched_entry``; ``None`` when no page with options is named or no entry holds a question term."""
+    named = dict.fromkeys([*exact_names(question), *coined_words(question)])
+    for program in (p for p in named if _OPTION_WORD.search(question) or _asks_of(question, p)):
+        if entries := option_entries(store.names.titled(program, where)):
+            weights = {t: w for t, w in weigh(question).items() if t not in terms(program)}
+            if best := best_option(question, entries, weights, store.embedding.embeddings):
+                return {**store.fetch([best.chunk_id])[best.chunk_id], "matched_entry": best.description}
+            return None
+    return None
+
+
+def with_option(
+    store: ChunkStore,
+    question: str,
+    found: list[Chunk],
+    weigh: Callable[[str], Mapping[str, float]],
+    where: ChunkFilter | None = None,
+) -> list[Chunk] | None:
+    """``found`` led by the chunk of the option ``question`` asks of a program (:func:`option_chunk`),
+    which carries the entry as its ``matched_entry`` (the copy ``found`` holds too); ``None`` when
+    there is none."""
+    if (option := option_chunk(store, question, weigh, where)) is None:
+        return None
+    found = [{**option, **c} if c["chunk_id"] == option["chunk_id"] else c for c in found]
+    return joined(found, [option], lead=True)

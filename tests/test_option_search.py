@@ -1,0 +1,62 @@
+"""A program's option asked in words (agentic_rag/option_search.py): the option entries of its
+reference page, each scored against the question; on real pages of the PostgreSQL 15 manual."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentic_rag.option_search import best_option, option_chunk, option_entries
+from evaluation.pgdocs import DEFAULT_CORPUS
+from graph.context import RunContext
+
+RULES = RunContext(deciders="rules")
+PAGES = [
+    "app-initdb.html",  # "- -k" / "--data-checksums" / "- Use checksums on data pages to help detect corruption …"
+    "app-vacuumdb.html",  # "- -Z" / "--analyze-only" / "- Only calculate statistics for use by the optimizer …"
+    "checksums.html",  # "Checksums can be enabled when the cluster is initialized using initdb."
+    "routine-vacuuming.html",  # ANALYZE and VACUUM in prose
+    "app-pgrewind.html",  # "… data checksums enabled when the cluster was initialized with initdb"
+]
+
+PAGE = """- -k
+--data-checksums
+- Use checksums on data pages to help detect corruption by the I/O system.
+- Enabling checksums may incur a noticeable performance penalty.
+- --locale=locale
+- Sets the default locale for the database cluster.
+- -N
+--no-sync"""
+
+
+def test_option_entries_are_term_lines_with_their_other_forms_and_description():
+    entries = option_entries([("c1", PAGE)])
+    assert [(e.terms, e.chunk_id) for e in entries] == [("-k --data-checksums", "c1"), ("--locale=locale", "c1")]
+    assert entries[0].description.startswith("Use checksums on data pages") and "performance" in entries[0].description
+    # the entry cut by the chunk's end (-N, no description here) is not one; a repeated entry is read once
+    assert len(option_entries([("c1", PAGE), ("c2", PAGE)])) == 2
+
+
+def test_the_best_option_says_most_of_the_question():
+    entries = option_entries([("c1", PAGE)])
+    weights = {"checksum": 4.9, "page": 2.9, "switch": 4.2}
+    assert best_option("Which switch turns on checksums for data pages?", entries, weights).terms.startswith("-k")
+    assert best_option("Which switch is fast?", entries, {"fast": 3.0}) is None  # no entry says a term of it
+
+
+@pytest.mark.skipif(not DEFAULT_CORPUS.is_dir(), reason=f"{DEFAULT_CORPUS} missing: apt-get install postgresql-doc-15")
+@pytest.mark.parametrize(
+    ("question", "option", "page"),
+    [
+        ("When creating a new cluster, which initdb switch turns on checksums for data pages?", "--data-checksums",
+         "app-initdb.html"),
+        ("How do I make vacuumdb only calculate statistics for the optimizer?", "--analyze-only", "app-vacuumdb.html"),
+    ],
+)  # fmt: skip
+def test_a_programs_option_asked_in_words_is_read_from_its_entry(manual, question, option, page):
+    chunk = option_chunk(manual.services.store, question, manual.services.weigh)
+    assert option in chunk["text"] and chunk["matched_entry"] in chunk["text"]
+    result = manual.ask(question, context=RULES)
+    assert result["short_answer"] == option, result["answer"]
+    assert Path(result["citations"][0]["source"]).name == page
