@@ -74,11 +74,12 @@ BOTH = re.compile(
 )
 """A property asked of two things: "Are A and B both X?"."""
 CLAUSES = re.compile(
-    r"^(?P<wh>which|what|who|whose)\b(?P<first>.+?)\s+and\s+"
-    r"(?P<second>(?:had|has|have|was|were|is|are|did|does|also|won|played|released|wrote|starred)\b.+?)\s*\?*$",
+    r"^(?P<wh>which|what|who|whose)\b(?P<first>.+?),?\s+and\s+(?P<second>(?:had|has|have|was|were|is|are|did|does|"
+    r"also|won|played|released|wrote|starred)\b(?!\s+(?:it|they|this|that|he|she)\b).+?)\s*\?*$",
     re.IGNORECASE,
 )
-"""Two clauses on one subject: "Which band released X and had Y?"."""
+"""Two clauses on one subject: "Which band released X and had Y?"; not a second question about a pronoun
+("Which lock does X take, and does it block SELECT?")."""
 SPLIT_CUE = re.compile(r"\b(?:or|and|both|either|neither|versus|vs)\b", re.IGNORECASE)
 """A word without which a question has nothing to split on (no model is asked to split it)."""
 

@@ -21,6 +21,9 @@ from deciders.decomposer import LLMDecomposer, RuleDecomposer
          ["the Tennessee State Tigers: which is older?", '"...And God Created Them": which is older?']),
         ("What are the default values of wal_keep_size and max_slot_wal_keep_size?",
          ["What are the default values of wal_keep_size?", "What are the default values of max_slot_wal_keep_size?"]),
+        ("Which band released Counterparts, and had a drummer?",
+         ["Which band released Counterparts?", "Which had a drummer?"]),
+        ("Which lock does ALTER TABLE ADD COLUMN take, and does it block SELECT?", []),  # a second question, of "it"
         ("What is the capital of France and Spain?", []),  # two names, not spelled as code: not split this way
         ("When was Neil Peart born?", []),
         ("Which is best, A, B, C, D or E?", []),  # five parts: more than 4
