@@ -19,8 +19,9 @@ from core.text import exact_names, term_set, terms
 from store.chunks import Chunk, ChunkStore
 from store.filters import ChunkFilter
 
-_OPTION_LINE = re.compile(r"^- (-{1,2}[A-Za-z?][^\n]*)$")
-"""An option's term line in a definition list: "- -k", "- --jobs=number-of-jobs"."""
+_OPTION_LINE = re.compile(r"^- ((?:-{1,2}[A-Za-z?]|\\[A-Za-z?!]{1,20}(?:\[|\s|$))[^\n]*)$")
+"""An option's or a meta-command's term line in a definition list: "- -k", "- --jobs=number-of-jobs",
+"- \\timing [ on | off ]"."""
 _OPTION_WORD = re.compile(r"\b(?:flag|switch|option|argument)s?\b", re.I)
 """A question asking for an option outright: "Which initdb switch …?"."""
 
@@ -41,8 +42,10 @@ class OptionEntry:
 
 def _asks_of(question: str, program: str) -> bool:
     """Whether ``question`` asks ``program`` to do something ("make pg_restore use …", "With
-    vacuumdb, how do I …"), not only names it ("an archive that pg_restore can read" is pg_dump's)."""
-    return bool(re.search(rf"\b(?:make|get|tell|have|let|run|with|using)\s+{re.escape(program)}\b", question, re.I))
+    vacuumdb, how do I …", "In psql, how do I …"), not only names it ("an archive that pg_restore
+    can read" is pg_dump's)."""
+    asking = r"make|get|tell|have|let|run|with|using|in|inside|from"
+    return bool(re.search(rf"\b(?:{asking})\s+{re.escape(program)}\b", question, re.I))
 
 
 def option_entries(chunks: Sequence[tuple[str, str]]) -> list[OptionEntry]:

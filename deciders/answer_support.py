@@ -237,6 +237,9 @@ def rank_candidates(
                     # the file path."); later ones may be about another ("Use rmdir() to remove directories.")
                     command = tuple(spans(head[0], kind, question)) if kind == "command" else ()
                     typed = (head_entry,) if head_entry else command
+                if kind == "command" and head is not None and sentence in chunk.get("matched_entry", ""):
+                    # the entry matched to the question names the answer: "\password", not the ALTER ROLE it sends
+                    typed = tuple(dict.fromkeys([*spans(head[0], kind, question), *typed]))
                 if noun == "module" and module and not typed:  # "which module …?": the page's module (heapq)
                     typed = (module,)
                 if kind == "lock" and not typed and head is not None:  # "… acquires a lock of this mode" in its entry

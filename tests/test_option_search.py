@@ -38,6 +38,14 @@ def test_option_entries_are_term_lines_with_their_other_forms_and_description():
     assert len(option_entries([("c1", PAGE), ("c2", PAGE)])) == 2
 
 
+def test_a_meta_commands_entry_is_an_option_entry_too():
+    psql = "- \\timing [ on | off ]\n- With a parameter, turns displaying of how long each statement takes on or off."
+    (entry,) = option_entries([("c1", psql + "\n- \\x [ on | off | auto ]")])
+    assert entry.terms == "\\timing [ on | off ]" and entry.description.startswith("With a parameter")
+    weights = {"long": 3.4, "statement": 2.0}
+    assert best_option("How long does each statement take?", [entry], weights) == entry
+
+
 def test_the_best_option_says_most_of_the_question():
     entries = option_entries([("c1", PAGE)])
     weights = {"checksum": 4.9, "page": 2.9, "switch": 4.2}
