@@ -57,12 +57,13 @@ def contains_answer(prediction: str, golds: Sequence[str]) -> float:
 
 
 def _collapse(text: str) -> str:
-    return " ".join(text.lower().split())
+    return " ".join(text.lower().replace("…", "...").split())  # an ellipsis typed either way
 
 
 def alias_contained(prediction: str, aliases: Sequence[str]) -> bool:
     """Whether an alias appears in the prediction, case-insensitively with runs of whitespace
-    collapsed (pgdocs-qa's lenient test: ``"5432"`` is in ``"port 5432 by default"``)."""
+    collapsed and "…" read as "..." (pgdocs-qa's lenient test: ``"5432"`` is in ``"port 5432 by
+    default"``, ``"ALTER TABLE ... ADD COLUMN"`` in ``"ALTER TABLE … ADD COLUMN"``)."""
     text = _collapse(prediction)
     return any(_collapse(a) and _collapse(a) in text for a in aliases)
 

@@ -60,6 +60,7 @@ def test_pgdocs_format_is_detected_and_loaded():
 def test_alias_page_and_abstention_helpers():
     assert alias_contained("It  defaults to 64\n MB [1].", ["64 MB"])  # whitespace collapsed
     assert alias_contained("use \\DT to list them", ["\\dt"])  # case-insensitive, punctuation kept
+    assert alias_contained("ALTER TABLE … ADD COLUMN", ["ALTER TABLE ... ADD COLUMN"])  # an ellipsis either way
     assert not alias_contained("5433", ["5432"]) and not alias_contained("anything", [])
     assert page_name("/usr/share/doc/postgresql-doc-15/html/sql-vacuum.html#3") == "sql-vacuum.html"
     assert page_name("sql-vacuum.html") == "sql-vacuum.html"
