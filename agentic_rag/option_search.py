@@ -40,12 +40,12 @@ class OptionEntry:
     chunk_id: str
 
 
-def _asks_of(question: str, program: str) -> bool:
+def asks_of(question: str, program: str) -> bool:
     """Whether ``question`` asks ``program`` to do something ("make pg_restore use …", "With
     vacuumdb, how do I …", "In psql, how do I …"), not only names it ("an archive that pg_restore
     can read" is pg_dump's)."""
     asking = r"make|get|tell|have|let|run|with|using|in|inside|from"
-    return bool(re.search(rf"\b(?:{asking})\s+{re.escape(program)}\b", question, re.I))
+    return bool(re.search(rf"\b(?:{asking})\s+(?:the\s+)?{re.escape(program)}\b", question, re.I))
 
 
 def option_entries(chunks: Sequence[tuple[str, str]]) -> list[OptionEntry]:
@@ -99,7 +99,7 @@ def option_chunk(
     with ``weigh``'s term weights but the program's own), the entry's description as its
     ``matched_entry``; ``None`` when no page with options is named or no entry holds a question term."""
     named = dict.fromkeys([*exact_names(question), *coined_words(question)])
-    for program in (p for p in named if _OPTION_WORD.search(question) or _asks_of(question, p)):
+    for program in (p for p in named if _OPTION_WORD.search(question) or asks_of(question, p)):
         if entries := option_entries(store.names.titled(program, where)):
             weights = {t: w for t, w in weigh(question).items() if t not in terms(program)}
             if best := best_option(question, entries, weights, store.embedding.embeddings):

@@ -138,7 +138,7 @@ class Services:
                     if not (more := [m for m in lock_modes(found) if m not in modes]):
                         break
                     modes += more
-            elif kind == "command" and (asked := with_option(self.store, query, found, self.weigh, where)):
+            elif kind in ("command", "default") and (asked := with_option(self.store, query, found, self.weigh, where)):
                 found = asked  # led by the option it asks of a program: "Which initdb switch …?" → -k
             elif found and (statement := self.named_statement(query, where)):  # "create a user": CREATE USER
                 found = with_entries(self.store, self.tuning, [statement], query, found, where, per_term=1, lead=True)

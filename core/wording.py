@@ -17,7 +17,7 @@ command alone, and "ordinary" elsewhere ("the ROW SHARE lock is still taken in t
 DEFAULT_IDIOM = re.compile(
     r"\b(?:out[- ]of[- ]the[- ]box|unless (?:told|i say) otherwise|"
     r"(?:a |the )?(?:stock|fresh|clean) (?:[\w.]+ ){0,2}install(?:ation)?|"
-    r"without (?:choosing|specifying|giving|picking|passing|setting) (?:a|an|the|any) [\w-]+|"
+    r"without (?:choosing|specifying|giving|picking|passing|setting) (?:(?:a|an|the|any) [\w-]+|-{1,2}[\w-]+)|"
     r"if i (?:never|haven't|don't|didn't) (?:touch|chang|set|tun|configur)\w*"
     r"(?: (?:the|my|any) (?:config\w*|settings?))?)",
     re.I,

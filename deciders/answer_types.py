@@ -34,7 +34,8 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "command",
         re.compile(
-            r"\b(how (?:do|can|should|would) (?:i|you|we)|what(?:'s| is) the (?:syntax|command|option|flag|function)|"
+            r"\b(how (?:do|can|should|would) (?:i|you|we)|"
+            r"what(?:'s| is) the (?:[\w-]+ )?(?:syntax|command|option|flag|function)|"
             r"which (?:format|file)|which (?:[\w-]+ )?(?:command|meta-command|statement|function|option|flag|switch|"
             r"clause|setting|parameter)|"
             r"what (?:command|function|option|flag|clause|file|setting|parameter))\b",

@@ -284,12 +284,12 @@ def spaced_names(question: str) -> list[str]:
     return list(dict.fromkeys("_".join(words) for words in names))
 
 
-_MEASURED = re.compile(r"\bhow (?:many|much) \w+ (?:does|do|is|are|can) (?:(?:an?|the)\s+)?(?P<subject>\w+)", re.I)
+_MEASURED = re.compile(r"\bhow m(?:any|uch) \w+(?: of \w+)? (?:do(?:es)?|is|are|can) (?:(?:an?|the) )?(\w+)", re.I)
 
 
 def measured_subject(question: str) -> str | None:
     """What a "how many / much UNIT …?" question measures ("integer": "How many bytes does an integer take?")."""
-    return (match := _MEASURED.search(question)) and match["subject"]
+    return (match := _MEASURED.search(question)) and match[1]
 
 
 CODE_SPELLING = re.compile(r"^[\\-]|_|\(\)|\.\w")

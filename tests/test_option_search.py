@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_rag.option_search import best_option, option_chunk, option_entries
+from agentic_rag.option_search import asks_of, best_option, option_chunk, option_entries
 from evaluation.pgdocs import DEFAULT_CORPUS
 from graph.context import RunContext
 
@@ -44,6 +44,12 @@ def test_a_meta_commands_entry_is_an_option_entry_too():
     assert entry.terms == "\\timing [ on | off ]" and entry.description.startswith("With a parameter")
     weights = {"long": 3.4, "statement": 2.0}
     assert best_option("How long does each statement take?", [entry], weights) == entry
+
+
+def test_an_option_is_sought_when_the_question_asks_one_or_asks_the_program_to_do_something():
+    assert asks_of("With the createuser program, how do I make the role a superuser?", "createuser")
+    assert asks_of("How can I make pg_restore use several workers?", "pg_restore")
+    assert not asks_of("How do I dump a database into an archive that pg_restore can read?", "pg_restore")
 
 
 def test_the_best_option_says_most_of_the_question():

@@ -49,6 +49,7 @@ from deciders.spans import spans
         ("What happens if a session stays idle longer than idle_session_timeout?", "definition"),  # no duration
         ("Which function ends a backend's session?", "command"),
         ("Which psql command lists all databases?", "command"),  # a word between "which" and "command"
+        ("In psql, what's the backslash command to list databases?", "command"),  # a word before "command"
         ("Which server setting controls the port?", "command"),
         ("Which statement renames a table?", "command"),
         ("Does concat() return NULL when an argument is NULL?", "yes_no"),
@@ -176,6 +177,7 @@ def test_a_duration_asked_for_must_have_a_unit_of_time():
 def test_a_size_asked_for_must_have_a_unit_of_size_and_may_repeat_the_questions_unit():
     question = "How many bytes does an integer take?"
     assert measured_subject(question) == "integer"
+    assert measured_subject("How many bytes of storage does a bigint use?") == "bigint"
     row = "| integer | 4 bytes | typical choice for integer | -2147483648 to +2147483647 |"
     assert spans(row, "quantity", question) == ["4 bytes"]  # "bytes" is the question's, the 4 is not
     assert spans("It waits 1 day or 12 bytes.", "quantity", question) == ["12 bytes"]
@@ -604,6 +606,10 @@ def test_a_lock_question_asks_for_its_command_not_for_taking_or_its_plain_form()
         ("What port does Postgres listen on if I never touch the config?", {"default", "port", "listen", "postgr"}),
         ("What wal_level does a fresh PostgreSQL 15 install use?", {"default", "wal_level", "use"}),
         ("Without choosing a mode, which mode does pg_ctl stop use?", {"default", "mode", "pg_ctl", "stop", "use"}),
+        (
+            "If I run pg_ctl stop without specifying -m, which mode is used?",
+            {"default", "run", "pg_ctl", "stop", "mode", "use"},
+        ),
         # a limit asked of something is its maximum: "the maximum number of concurrent connections"
         ("What's the limit on concurrent client connections?", {"maximum", "concurr", "client", "connect"}),
     ],
