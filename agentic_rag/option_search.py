@@ -24,8 +24,6 @@ _OPTION_LINE = re.compile(r"^- ((?:-{1,2}[A-Za-z?]|\\[A-Za-z?!]{1,20}(?:\[|\s|$)
 "- \\timing [ on | off ]"."""
 _OPTION_WORD = re.compile(r"\b(?:flag|switch|option|argument)s?\b", re.I)
 """A question asking for an option outright: "Which initdb switch …?"."""
-
-
 _DENSE_SHARE = 0.5
 """How much the entry's embedding similarity to the question adds to its word coverage."""
 
@@ -55,15 +53,15 @@ def option_entries(chunks: Sequence[tuple[str, str]]) -> list[OptionEntry]:
     the first chunk's, with what that chunk holds of it; one repeated by overlapping chunks, once."""
     found: dict[str, OptionEntry] = {}
     for chunk_id, text in chunks:
-        terms, description = None, []
+        term_lines, description = None, []
         for line in [*text.split("\n"), "- -"]:  # a last term line closes the last entry
             if (option := _OPTION_LINE.match(line)) or line == "- -":
-                if terms and description:
-                    found.setdefault(terms, OptionEntry(terms, " ".join(description[:3]), chunk_id))
-                terms, description = (option[1] if option else None), []
-            elif terms is not None and not description and not line.startswith("- "):
-                terms = f"{terms} {line.strip()}"  # "--data-checksums" under "- -k"
-            elif terms is not None and line.startswith("- "):
+                if term_lines and description:
+                    found.setdefault(term_lines, OptionEntry(term_lines, " ".join(description[:3]), chunk_id))
+                term_lines, description = (option[1] if option else None), []
+            elif term_lines is not None and not description and not line.startswith("- "):
+                term_lines = f"{term_lines} {line.strip()}"  # "--data-checksums" under "- -k"
+            elif term_lines is not None and line.startswith("- "):
                 description.append(line[2:])
     return list(found.values())
 

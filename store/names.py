@@ -228,12 +228,13 @@ class NameIndex(TableAddon):
 
     def titled(self, title: str, where: ChunkFilter | None = None) -> list[tuple[str, str]]:
         """``(chunk id, text)`` of every chunk titled ``title`` exactly (a program's reference page,
-        "initdb"), in page order."""
+        "initdb") that holds the title's lexemes, in page order; read through the BM25 postings."""
         condition, params = (where or ChunkFilter()).to_sql("c")
         return self._conn.execute(
-            f"""SELECT c.chunk_id, c.content FROM {self.table} c WHERE {condition} AND c.title = %(title)s
-                ORDER BY c.source, c.chunk_index""",
-            {"title": title, **params},
+            f"""WITH {self._held_sql()}
+                SELECT c.chunk_id, c.content FROM {self.table} c JOIN held USING (chunk_id)
+                WHERE {condition} AND c.title = %(name)s ORDER BY c.source, c.chunk_index""",
+            {"name": title, **params},
         ).fetchall()
 
     def see_references(self) -> list[tuple[str, str]]:
