@@ -27,10 +27,10 @@ _TOKEN = re.compile(inspect.signature(bm25s.tokenize).parameters["token_pattern"
 _segmenter = pysbd.Segmenter(language="en", clean=False)
 
 # A name: capitalised words (allowing inner "of", "the", "de", …, initials and numbers), or a
-# quoted title. Used to find entities that evidence mentions and a question lacks.
+# quoted title, not an option's letters ("-Fc"). Used to find entities that evidence mentions and a question lacks.
 _NAME = re.compile(
     r"\"([^\"]{3,60})\"|"
-    r"((?:[A-Z]\.|[A-Z][\w'’-]*)(?:\s+(?:(?:of|the|de|da|du|von|van|del|la|le)\s+)?(?:[A-Z]\.|[A-Z][\w'’-]*|\d+\b))*)"
+    r"(?<![\s(\[]-)((?:[A-Z]\.|[A-Z][\w'’-]*)(?:\s+(?:(?:of|the|de|da|du|von|van|del|la|le)\s+)?(?:[A-Z]\.|[A-Z][\w'’-]*|\d+\b))*)"
 )
 
 

@@ -45,6 +45,8 @@ _NOT_A_NAME = frozenset(
 """Words before an API noun that are no name of it ("the module", "in module winreg")."""
 _BOUND = re.compile(r"\b(?:at most|at least|up to|no more than|no less than|as (?:many|much|few|little) as)\b", re.I)
 """A bound a question may ask for, which stands right before the answer's number in the sentence."""
+_PROSE_WORD = re.compile(r"[A-Z][a-z]+$")
+
 _HOW_TO_VERB = re.compile(r"^\s*how\s+(?:do|can|should|would)\s+(?:i|you|we|one)\s+(?P<verb>[a-z]+)\b", re.I)
 """The action a how-to asks for ("How do I restore …?": restore), which a command's name often holds (pg_restore)."""
 
@@ -177,9 +179,9 @@ def command_line(sentence: str, option: str) -> str:
     """The command line an ``option`` span sits in, when a program's name (spelled as code, a
     word English does not use: :func:`core.spelling.coined_words`, or any word after a shell prompt
     ``$``) comes right before it: its program, the option and up to three arguments before a
-    stop word or the clause's end ("python3 -m venv /path/to/env" for ``-m``, "postgres -D
-    /usr/local/pgsql/data" for ``-D`` in "$ postgres -D /usr/local/pgsql/data"); else the option
-    alone."""
+    stop word, a capitalised word of prose (the next sentence's "See") or the clause's end
+    ("python3 -m venv /path/to/env" for ``-m``, "postgres -D /usr/local/pgsql/data" for ``-D`` in
+    "$ postgres -D /usr/local/pgsql/data"); else the option alone."""
     found = re.search(rf"(?<![\w./-])([a-z][\w.-]*)\s+{re.escape(option)}(?![\w-])", sentence)
     prompted = found and re.search(r"(?:^|\s)\$\s*$", sentence[: found.start()])
     if not (found and (prompted or re.search(r"[\d_.]", found[1]) or coined_words(found[1]))):  # python3, psql
@@ -187,7 +189,8 @@ def command_line(sentence: str, option: str) -> str:
     line = [found.group(0)]
     for word in sentence[found.end() :].split()[:3]:  # arguments: up to a word of prose or the clause's end
         argument = word.rstrip(".:")
-        if not argument or argument.lower() in STOPWORDS or re.search(r"[;,]", argument):
+        prose = _PROSE_WORD.match(argument)  # the next sentence's "See"
+        if not argument or argument.lower() in STOPWORDS or re.search(r"[;,]", argument) or prose:
             break
         line.append(argument)
         if argument != word:
@@ -251,7 +254,11 @@ def short_answer(
     # "what pathway …" → the sentence's phrase naming a pathway: "RNA interference pathway"
     phrase = noun_phrase(scope, noun, question) if kind == "other" and noun else None
     meta = [f for f in found if f.startswith("\\")] if PSQL.search(question) else []  # psql's \dt, \l
-    if kind == "command" and (how_to := _HOW_TO_VERB.match(question)):  # "restore a dump": pg_restore, not pg_dump
+    how_to = _HOW_TO_VERB.match(question)
+    if kind == "command" and how_to:  # "restore a dump": pg_restore, not pg_dump
         found = sorted(found, key=lambda f: not set(terms(how_to["verb"])) <= set(terms(f.replace("_", " "))))
     chosen = (named or [p for p in [phrase] if p] or meta or found or [None])[0]
+    run = chosen and re.search(rf"(?<![\w./-]){re.escape(chosen)}\s+(--?[a-zA-Z][\w-]*)", scope)
+    if kind == "command" and how_to and run:
+        chosen = run[1]  # the way is the program run so: "pg_dump -Fc dbname > filename", not "pg_dump"
     return command_line(scope, chosen) if kind == "command" and chosen and chosen.startswith("-") else chosen

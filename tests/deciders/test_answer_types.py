@@ -382,6 +382,7 @@ def test_a_measure_after_an_example_marker_is_the_examples():
         ("It is done by the command venv: python3 -m venv /path/to/env", "-m", "python3 -m venv /path/to/env"),
         ("Start psql -x to see it.", "-x", "psql -x"),  # prose after it is no argument
         ("Run python3 -m venv. Then check it.", "-m", "python3 -m venv"),  # nor the next sentence
+        ("pg_restore -d dbname filename See the reference page.", "-d", "pg_restore -d dbname filename"),
         ("Run it with the -v option.", "-v", "-v"),  # "the" is no program
         (
             "Use the shell: $ postgres -D /usr/local/pgsql/data >logfile",

@@ -624,7 +624,8 @@ def test_a_how_to_is_answered_by_the_command_named_for_its_action():
     answer = ExtractiveGenerator().generate(
         AnswerRequest("How do I restore a dump in the custom format?", [custom], "answer")
     )
-    assert answer.short_answer == "pg_restore"  # "restore" is its action; pg_dump stands nearer "dump" and "custom"
+    # "restore" is its action, run so; pg_dump stands nearer "dump" and "custom"
+    assert answer.short_answer == "pg_restore -d"
 
 
 def test_a_setting_named_in_passing_under_another_settings_entry_is_not_its_default():
@@ -803,3 +804,17 @@ def test_a_glossarys_cross_references_equate_terms_a_sentence_then_says_by_eithe
     assert "replica" in equated(said_terms("Create a file standby.signal in the standby's data directory."), synonyms)
     assert "wal" in equated(said_terms("The write-ahead log is flushed."), synonyms)
     assert "wal" not in equated(said_terms("The log is flushed."), synonyms)  # all of its equivalent, or nothing
+
+
+def test_a_how_to_answered_by_a_program_run_with_an_option_gets_the_command_line():
+    dump = chunk(
+        "custom", "SQL Dump",
+        "The following command dumps a database using the custom dump format: pg_dump -Fc dbname > filename "
+        "See the pg_dump reference page for details.",
+    )  # fmt: skip
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("How do I dump a database in the custom format?", [dump], "answer")
+    )
+    assert answer.short_answer == "pg_dump -Fc dbname > filename"  # the way, not the program alone; "See" is prose
+    answer = ExtractiveGenerator().generate(AnswerRequest("Which program dumps a database?", [dump], "answer"))
+    assert answer.short_answer == "pg_dump"  # a program asked for by name is its name
