@@ -9,8 +9,11 @@ from __future__ import annotations
 from itertools import zip_longest
 from typing import Sequence
 
-from core.text import cross_reference
+from core.spelling import coined_words
+from core.text import STOPWORDS, cross_reference
 from core.tuning import Tuning
+from deciders.answer_types import DEFAULT_OF
+from deciders.lexicon import COMMAND_PHRASE, WHICH_NOUN, prose_statements
 from deciders.spans import spans
 from store.chunks import Chunk, ChunkStore
 from store.filters import ChunkFilter
@@ -123,3 +126,31 @@ def joined(found: list[Chunk], chosen: Sequence[Chunk], lead: bool = False) -> l
     if lead:  # stable: the chosen first, each other chunk in its order
         result.sort(key=lambda c: c["chunk_id"] not in chosen_ids)
     return result
+
+
+def modes_said_of(store: ChunkStore, question: str, k: int, where: ChunkFilter | None = None) -> list[str]:
+    """The lock modes named by the ``k`` chunks a search for the commands ``question`` writes in
+    capitals and "lock mode" finds (:data:`deciders.lexicon.COMMAND_PHRASE`; "CREATE INDEX CONCURRENTLY
+    lock mode"): where a lock question's own search found none; empty when it names no command."""
+    commands = COMMAND_PHRASE.findall(question)
+    return lock_modes(store.search(f"{' '.join(commands)} lock mode", k, where=where)) if commands else []
+
+
+def named_statement(store: ChunkStore, question: str, where: ChunkFilter | None = None) -> str | None:
+    """The first of the SQL statements a how-to names in prose (:func:`deciders.lexicon.prose_statements`)
+    that has an entry (a reference page's name line, "CREATE USER — define a new database
+    role"), or ``None``."""
+    return next((s for s in prose_statements(question) if store.names.entries(s, 1, where)), None)
+
+
+def defaulted_setting(store: ChunkStore, question: str, where: ChunkFilter | None = None) -> list[str]:
+    """The word ``question`` asks the default of (:data:`deciders.answer_types.DEFAULT_OF`: "the default timezone";
+    else the noun after "which"/"what", :data:`deciders.lexicon.WHICH_NOUN`: "what port … if I never
+    touch the config?", unless a program is named: "What encoding does initdb use?" is initdb's)
+    when it is a setting's entry term in the collection ("TimeZone (string)":
+    :meth:`store.names.NameIndex.entries` with ``typed``), as a one-item list; else empty."""
+    found = DEFAULT_OF.search(question) or (not coined_words(question) and WHICH_NOUN.search(question))
+    word = found and found[1]
+    if not word or word.lower() in STOPWORDS or "_" in word:
+        return []
+    return [word] if store.names.entries(word, 1, where, said=False, typed=True) else []

@@ -24,6 +24,8 @@ _OPTION_LINE = re.compile(r"^- ((?:-{1,2}[A-Za-z?]|\\[A-Za-z?!]{1,20}(?:\[|\s|$)
 "- \\timing [ on | off ]"."""
 _OPTION_WORD = re.compile(r"\b(?:flag|switch|option|argument)s?\b", re.I)
 """A question asking for an option outright: "Which initdb switch …?"."""
+_NAMED_OPTION = re.compile(r"(?<![\w-])(-{1,2}[A-Za-z][\w-]*|\\[A-Za-z]\w*)")
+"""An option or meta-command a question names as written: "-j", "--jobs", "\\timing"."""
 _DENSE_SHARE = 0.5
 """How much the entry's embedding similarity to the question adds to its word coverage."""
 
@@ -89,34 +91,54 @@ def best_option(
     return entries[best] if coverage[best] > 0 else None
 
 
+def named_entry(entries: Sequence[OptionEntry], question: str) -> OptionEntry | None:
+    """The first entry whose term lines hold an option ``question`` names as written ("-j" of "…
+    dump several tables at once with -j"), ``None`` when it names none of them."""
+    for option in _NAMED_OPTION.findall(question):
+        written = re.compile(rf"(?<![\w-]){re.escape(option)}(?![\w-])")
+        if entry := next((e for e in entries if written.search(e.terms)), None):
+            return entry
+    return None
+
+
 def option_chunk(
-    store: ChunkStore, question: str, weigh: Callable[[str], Mapping[str, float]], where: ChunkFilter | None = None
+    store: ChunkStore,
+    question: str,
+    weigh: Callable[[str], Mapping[str, float]],
+    in_words: bool = True,
+    where: ChunkFilter | None = None,
 ) -> Chunk | None:
     """The chunk holding the option entry of the program ``question`` names (an exact name or coined
-    word titling a reference page: "initdb", "pg_dump") that says most of it (:func:`best_option`,
-    with ``weigh``'s term weights but the program's own), the entry's description as its
-    ``matched_entry``; ``None`` when no page with options is named or no entry holds a question term."""
+    word titling a reference page: "initdb", "pg_dump"): the entry of an option it names as
+    written (:func:`named_entry`: "-j"), else — when ``in_words`` (the question asks for an
+    option or a command) — the entry that says most of it (:func:`best_option`, with ``weigh``'s
+    term weights but the program's own); the entry's description is its ``matched_entry``.
+    ``None`` when no page with options is named or no entry is found."""
     named = dict.fromkeys([*exact_names(question), *coined_words(question)])
-    for program in (p for p in named if _OPTION_WORD.search(question) or asks_of(question, p)):
+    asked = _NAMED_OPTION.search(question) or _OPTION_WORD.search(question)
+    for program in (p for p in named if asked or asks_of(question, p)):
         if entries := option_entries(store.names.titled(program, where)):
             weights = {t: w for t, w in weigh(question).items() if t not in terms(program)}
-            if best := best_option(question, entries, weights, store.embedding.embeddings):
-                return {**store.fetch([best.chunk_id])[best.chunk_id], "matched_entry": best.description}
-            return None
+            best = named_entry(entries, question)
+            if best is None and in_words:
+                best = best_option(question, entries, weights, store.embedding.embeddings)
+            return best and {**store.fetch([best.chunk_id])[best.chunk_id], "matched_entry": best.description}
     return None
 
 
 def with_option(
     store: ChunkStore,
     question: str,
+    kind: str | None,
     found: list[Chunk],
     weigh: Callable[[str], Mapping[str, float]],
     where: ChunkFilter | None = None,
 ) -> list[Chunk] | None:
-    """``found`` led by the chunk of the option ``question`` asks of a program (:func:`option_chunk`),
-    which carries the entry as its ``matched_entry`` (the copy ``found`` holds too); ``None`` when
-    there is none."""
-    if (option := option_chunk(store, question, weigh, where)) is None:
+    """``found`` led by the chunk of the option ``question`` asks of a program (:func:`option_chunk`;
+    asked in words only when its answer ``kind`` is a command or a default), which carries the entry
+    as its ``matched_entry`` (the copy ``found`` holds too); ``None`` when there is none."""
+    in_words = kind in ("command", "default")
+    if (option := option_chunk(store, question, weigh, in_words, where)) is None:
         return None
     found = [{**option, **c} if c["chunk_id"] == option["chunk_id"] else c for c in found]
     return joined(found, [option], lead=True)

@@ -9,19 +9,28 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from agentic_rag.entry_search import interleaved, lock_modes, with_continued_entries, with_entries, with_rows
+from agentic_rag.entry_search import (
+    defaulted_setting,
+    interleaved,
+    lock_modes,
+    modes_said_of,
+    named_statement,
+    with_continued_entries,
+    with_entries,
+    with_rows,
+)
 from agentic_rag.option_search import with_option
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.spelling import coined_words
 from core.telemetry_export import configure_telemetry
-from core.text import STOPWORDS, compound_names, exact_names, identifiers, term_set, terms
+from core.text import compound_names, exact_names, identifiers, term_set, terms
 from core.tuning import TUNING, Tuning
 from core.wording import as_maximum, equivalents, focus_weights
 from deciders import DECISION_POINTS, Deciders, build_deciders
-from deciders.answer_types import DEFAULT_OF, default_check, definition_subject, expected_type, self_contained_question
-from deciders.lexicon import COMMAND_PHRASE, WHICH_NOUN, measured_subject, prose_statements, spaced_names
+from deciders.answer_types import default_check, definition_subject, expected_type, self_contained_question
+from deciders.lexicon import WHICH_NOUN, measured_subject, spaced_names
 from deciders.llm import CallLimits
 from graph.context import RunContext
 from graph.services import QuestionTerms
@@ -115,9 +124,11 @@ class Services:
             if found and (asked := self_contained_question(query)):  # a situation, then a question of its own:
                 found = interleaved(found, self.store.search(asked, k, where=where))[:k]  # what it asks ranks too
             kind = ("default" if default_check(query) else expected_type(query)) if found else None  # is it X?
-            if found and (term := definition_subject(query)):
+            if found and (asked := with_option(self.store, query, None, found, self.weigh, where)):
+                found = asked  # led by the entry of an option it names: "What does pg_restore --clean do?"
+            elif found and (term := definition_subject(query)):
                 found = with_entries(self.store, self.tuning, [term], query, found, where, per_term=1)
-            elif kind == "default" and (names := exact_names(query) or self.defaulted_setting(query, where)):
+            elif kind == "default" and (names := exact_names(query) or defaulted_setting(self.store, query, where)):
                 # a default is stated in the setting's entry: every entry of the name, one a page, first; and its rest
                 typed = not exact_names(query)
                 found = with_entries(
@@ -130,7 +141,7 @@ class Services:
                 found = with_entries(self.store, self.tuning, [noun[1].lower()], query, found, where, per_term=2)
             elif kind == "quantity" and (measured := measured_subject(query)):
                 found = with_rows(self.store, self.tuning, measured, query, found, where)  # "| bigint | 8 bytes |"
-            elif kind == "lock" and (modes := lock_modes(found) or self.modes_said_of(query, k, where)):
+            elif kind == "lock" and (modes := lock_modes(found) or modes_said_of(self.store, query, k, where)):
                 # the entries of the lock modes found say what takes each ("ACCESS EXCLUSIVE (AccessExclusiveLock)"),
                 # and those of the modes these entries name (their conflicts): the one taken may not be named before
                 for _ in range(2):
@@ -138,39 +149,14 @@ class Services:
                     if not (more := [m for m in lock_modes(found) if m not in modes]):
                         break
                     modes += more
-            elif kind in ("command", "default") and (asked := with_option(self.store, query, found, self.weigh, where)):
-                found = asked  # led by the option it asks of a program: "Which initdb switch …?" → -k
-            elif found and (statement := self.named_statement(query, where)):  # "create a user": CREATE USER
+            elif found and (asked := with_option(self.store, query, kind, found, self.weigh, where)):
+                found = asked  # led by the option it asks of a program: "Which initdb switch …?" → -k, "with -j"
+            elif found and (statement := named_statement(self.store, query, where)):  # "create a user": CREATE USER
                 found = with_entries(self.store, self.tuning, [statement], query, found, where, per_term=1, lead=True)
             return span.found(with_continued_entries(self.store, found))
 
     def weigh(self, question: str) -> dict[str, float]:
         return focus_weights(question, self.question_terms(question).weights)  # its focus terms with their IDF
-
-    def modes_said_of(self, question: str, k: int, where: ChunkFilter | None = None) -> list[str]:
-        """The lock modes named by the ``k`` chunks a search for the commands ``question`` writes in
-        capitals and "lock mode" finds (:data:`deciders.lexicon.COMMAND_PHRASE`; "CREATE INDEX CONCURRENTLY
-        lock mode"): where a lock question's own search found none; empty when it names no command."""
-        commands = COMMAND_PHRASE.findall(question)
-        return lock_modes(self.store.search(f"{' '.join(commands)} lock mode", k, where=where)) if commands else []
-
-    def named_statement(self, question: str, where: ChunkFilter | None = None) -> str | None:
-        """The first of the SQL statements a how-to names in prose (:func:`deciders.lexicon.prose_statements`)
-        that has an entry (a reference page's name line, "CREATE USER — define a new database
-        role"), or ``None``."""
-        return next((s for s in prose_statements(question) if self.store.names.entries(s, 1, where)), None)
-
-    def defaulted_setting(self, question: str, where: ChunkFilter | None = None) -> list[str]:
-        """The word ``question`` asks the default of (:data:`DEFAULT_OF`: "the default timezone";
-        else the noun after "which"/"what", :data:`deciders.lexicon.WHICH_NOUN`: "what port … if I never
-        touch the config?", unless a program is named: "What encoding does initdb use?" is initdb's)
-        when it is a setting's entry term in the collection ("TimeZone (string)":
-        :meth:`store.names.NameIndex.entries` with ``typed``), as a one-item list; else empty."""
-        found = DEFAULT_OF.search(question) or (not coined_words(question) and WHICH_NOUN.search(question))
-        word = found and found[1]
-        if not word or word.lower() in STOPWORDS or "_" in word:
-            return []
-        return [word] if self.store.names.entries(word, 1, where, said=False, typed=True) else []
 
     def chunk_filter(self, context: RunContext) -> ChunkFilter:
         default = [s.strip() for s in (self.settings.sources or "").split(",") if s.strip()]
@@ -274,11 +260,12 @@ class Services:
     def spell_names(self, question: str) -> str:
         """``question`` with each setting-like name written with spaces (:func:`deciders.lexicon.spaced_names`:
         "the default autovacuum naptime") that is the term of a typed entry in the collection
-        (:meth:`store.names.NameIndex.entries`: "autovacuum_naptime (integer)"; "default_X" after
-        "default" when that is one) written as the entry spells it, to be searched and weighed as the
-        exact name; a question naming anything as code is returned as it is. At most
-        ``tuning.spaced_name_candidates`` names are looked up. Then each program named that the
-        collection calls a wrapper around an SQL command is followed by that command (:meth:`wrapped_command`).
+        (:meth:`store.names.NameIndex.entries`: "autovacuum_naptime (integer)"; "default_X" when that
+        is one, after "default" or in a question asking for a default) written as the entry spells it,
+        to be searched and weighed as the exact name; a question naming anything as code is returned
+        as it is. At most ``tuning.spaced_name_candidates`` names are looked up. Then each program
+        named that the collection calls a wrapper around an SQL command is followed by that command
+        (:meth:`wrapped_command`).
         """
         for program in self.wrapped_commands:
             named = re.search(rf"\b{re.escape(program)}(?P<option>\s+--?[a-z][\w-]*)?\b(?! \()", question)
@@ -288,9 +275,9 @@ class Services:
             return question
         for name in spaced_names(question)[: self.tuning.spaced_name_candidates]:
             spaced = re.compile(r"\b" + r"\s+".join(name.split("_")) + r"\b")
-            default = re.search(rf"\bdefault\s+{spaced.pattern}", question, re.I)  # "the default transaction isolation"
+            default = re.search(rf"(?i)\bdefault\s+{spaced.pattern}", question) or expected_type(question) == "default"
             if default and self.store.names.entries(f"default_{name}", 1, said=False, typed=True):
-                name = f"default_{name}"  # is default_transaction_isolation's value
+                name = f"default_{name}"  # "the default transaction isolation", "what statistics target … by default?"
             if spaced.search(question) and self.store.names.entries(name, 1, said=False, typed=True):
                 question = spaced.sub(name, question)
         return question

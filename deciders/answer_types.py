@@ -183,16 +183,23 @@ _SUBJECT_DRESSING = re.compile(
     re.I,
 )
 
+_OPTION_OF = re.compile(
+    r"^(?P<option>\S+)\s+(?:option|flag|switch|argument)\s+(?:of|for|to|in)\s+(?P<program>\S+)$", re.I
+)
+
 
 def definition_subject(question: str) -> str | None:
     """What a definition question asks about ("VACUUM FULL" in "What does VACUUM FULL do?",
     "tablespace" in "What is a tablespace?"), without its article or a trailing "option",
-    "command", …; ``None`` when ``question`` is no definition question (:func:`expected_type`)."""
+    "command", …, an option "of" a program said as run ("pg_dump -c"); ``None`` when
+    ``question`` is no definition question (:func:`expected_type`)."""
     text = question.strip()
     match = _DEFINITION.match(text) or _EXPLANATION.match(text)
     if expected_type(text) != "definition" or match is None or not match["subject"]:
         return None
-    return _SUBJECT_DRESSING.sub("", match["subject"].strip()) or None
+    subject = _SUBJECT_DRESSING.sub("", match["subject"].strip())
+    option = _OPTION_OF.match(subject)  # "-c option of pg_dump" is "pg_dump -c"
+    return f"{option['program']} {option['option']}" if option else subject or None
 
 
 def subject_kind(question: str) -> frozenset[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_rag.entry_search import interleaved
+from agentic_rag.entry_search import defaulted_setting, interleaved, named_statement
 from core.tuning import TUNING
 from evaluation.pgdocs import DEFAULT_CORPUS
 from graph.context import RunContext
@@ -85,7 +85,7 @@ def test_a_definition_question_is_answered_by_the_entry_defining_it(manual, ques
     ],
 )
 def test_a_how_to_naming_a_statement_in_prose_is_answered_from_its_reference_page(manual, question, statement, page):
-    assert manual.services.named_statement(question) == statement
+    assert named_statement(manual.services.store, question) == statement
     result = manual.ask(question, context=RULES)
     assert result["short_answer"] == statement, result["answer"]
     assert Path(result["citations"][0]["source"]).name == page
@@ -248,5 +248,7 @@ def test_two_rankings_take_turns_each_chunk_once():
 
 def test_a_default_asked_with_which_names_the_setting_the_noun_is(manual):
     # "what port …" is the setting port ("port (integer)"), unless a program is asked about ("what port does psql …")
-    assert manual.services.defaulted_setting("What port does Postgres listen on if I never touch it?") == ["port"]
-    assert manual.services.defaulted_setting("What port does psql connect to by default?") == []
+    assert defaulted_setting(manual.services.store, "What port does Postgres listen on if I never touch it?") == [
+        "port"
+    ]
+    assert defaulted_setting(manual.services.store, "What port does psql connect to by default?") == []

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_rag.option_search import asks_of, best_option, option_chunk, option_entries
+from agentic_rag.option_search import asks_of, best_option, named_entry, option_chunk, option_entries
 from evaluation.pgdocs import DEFAULT_CORPUS
 from graph.context import RunContext
 
@@ -52,6 +52,14 @@ def test_an_option_is_sought_when_the_question_asks_one_or_asks_the_program_to_d
     assert not asks_of("How do I dump a database into an archive that pg_restore can read?", "pg_restore")
 
 
+def test_an_option_named_as_written_is_its_entry_whatever_the_question_asks():
+    entries = option_entries([("c1", PAGE)])
+    assert named_entry(entries, "What does initdb --data-checksums cost?").terms.startswith("-k")
+    assert named_entry(entries, "With -k, is initdb slower?").terms.startswith("-k")
+    assert named_entry(entries, "Is a non-k option there?") is None  # "-k" inside a word is none
+    assert named_entry(entries, "What does -N do?") is None  # no description here: no entry
+
+
 def test_the_best_option_says_most_of_the_question():
     entries = option_entries([("c1", PAGE)])
     weights = {"checksum": 4.9, "page": 2.9, "switch": 4.2}
@@ -74,3 +82,18 @@ def test_a_programs_option_asked_in_words_is_read_from_its_entry(manual, questio
     result = manual.ask(question, context=RULES)
     assert result["short_answer"] == option, result["answer"]
     assert Path(result["citations"][0]["source"]).name == page
+
+
+@pytest.mark.skipif(not DEFAULT_CORPUS.is_dir(), reason=f"{DEFAULT_CORPUS} missing: apt-get install postgresql-doc-15")
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("What does the -Z option of vacuumdb do?", "Only calculate statistics for use by the optimizer"),
+        ("What does initdb --data-checksums do?", "Use checksums on data pages"),
+    ],
+)
+def test_a_programs_option_named_as_written_is_answered_from_its_entry(manual, question, said):
+    chunk = option_chunk(manual.services.store, question, manual.services.weigh, in_words=False)
+    assert said in chunk["matched_entry"]
+    result = manual.ask(question, context=RULES)
+    assert result["answer"].startswith(said), result["answer"]
