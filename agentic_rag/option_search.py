@@ -112,17 +112,19 @@ def option_chunk(
     word titling a reference page: "initdb", "pg_dump"): the entry of an option it names as
     written (:func:`named_entry`: "-j"), else — when ``in_words`` (the question asks for an
     option or a command) — the entry that says most of it (:func:`best_option`, with ``weigh``'s
-    term weights but the program's own); the entry's description is its ``matched_entry``.
+    term weights but the program's own); the entry's description is its ``matched_entry``, and
+    ``entry_named`` says whether the question named it.
     ``None`` when no page with options is named or no entry is found."""
     named = dict.fromkeys([*exact_names(question), *coined_words(question)])
     asked = _NAMED_OPTION.search(question) or _OPTION_WORD.search(question)
     for program in (p for p in named if asked or asks_of(question, p)):
         if entries := option_entries(store.names.titled(program, where)):
             weights = {t: w for t, w in weigh(question).items() if t not in terms(program)}
-            best = named_entry(entries, question)
+            best = by_name = named_entry(entries, question)
             if best is None and in_words:
                 best = best_option(question, entries, weights, store.embedding.embeddings)
-            return best and {**store.fetch([best.chunk_id])[best.chunk_id], "matched_entry": best.description}
+            found = best and store.fetch([best.chunk_id])[best.chunk_id]
+            return found and {**found, "matched_entry": best.description, "entry_named": by_name is not None}
     return None
 
 

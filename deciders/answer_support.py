@@ -22,7 +22,7 @@ from langchain_core.embeddings import Embeddings
 from core.text import NAME_LINE, SEE, api_entry_name, cross_reference, is_heading, sentences, term_set, unbracketed
 from core.tuning import Tuning
 from core.wording import Synonyms, equated, said_terms
-from deciders.answer_types import UNTYPED, AnswerType, definition_subject, subject_kind
+from deciders.answer_types import UNTYPED, AnswerType, definition_subject, subject_weights
 from deciders.chunks import HopChunk
 from deciders.definitions import defines, opens_on
 from deciders.lexicon import (
@@ -141,8 +141,7 @@ def rank_candidates(
         synonyms: question terms a sentence also says by an equivalent (:func:`core.wording.equated`).
     """
     found: dict[str, dict] = {}
-    kind_words = subject_kind(question) if kind == "definition" else frozenset()  # "command" of "the X command"
-    weights = {term: weight for term, weight in weights.items() if term not in kind_words} or weights
+    weights = subject_weights(question, kind, weights)
     total = sum(weights.values())
     noun = (found_noun := WHICH_NOUN.search(question)) and found_noun[1].lower()
     asks_api = noun in API_NOUNS  # "which exception …?"
@@ -216,10 +215,13 @@ def rank_candidates(
                     )
                     from_head += weight * (term not in own and in_head)
                     from_previous += weight * (term not in own and bool(near_by) and term in near_by[-1][1])
+                # the entry of the option it names answers what it does, read with its term line: "What does \\x do?"
+                entry = kind == "definition" and chunk.get("entry_named") and sentence in chunk.get("matched_entry", "")
+                credits = dict.fromkeys(weights, 1.0) if entry else credits
                 # the context that supplies question terms is read with the sentence (its
                 # similarity window); a setting's or a lock mode's entry heading is shown even when it supplies none
                 supplying = None
-                if head is not None and head[0] != sentence and from_head >= CONTEXT_SHARE * total:
+                if head is not None and head[0] != sentence and (entry or from_head >= CONTEXT_SHARE * total):
                     supplying = head[0]
                 elif before and from_previous >= CONTEXT_SHARE * total:
                     supplying = before[-1][0]

@@ -11,7 +11,7 @@ The patterns are English and surface-level; ``other`` means no span is required.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, Mapping
 
 from core.text import names, sentences, term_set
 from core.wording import DEFAULT_IDIOM, LOCK_ASKED
@@ -209,6 +209,14 @@ def subject_kind(question: str) -> frozenset[str]:
     subject = definition_subject(question)
     match = (_DEFINITION.match(question.strip()) or _EXPLANATION.match(question.strip())) if subject else None
     return term_set(match["subject"]) - term_set(subject) if match and match["subject"] else frozenset()
+
+
+def subject_weights(question: str, kind: AnswerType, weights: Mapping[str, float]) -> dict[str, float]:
+    """``weights`` without, for a definition question, the terms of the kind noun after its subject
+    ("command" of "What does the ANALYZE command do?", :func:`subject_kind`): they
+    say what the subject is, not what is said of it (all of ``weights`` when nothing else is left)."""
+    kind_words = subject_kind(question) if kind == "definition" else frozenset()
+    return {term: weight for term, weight in weights.items() if term not in kind_words} or dict(weights)
 
 
 _FAMILY: dict[str, str] = {

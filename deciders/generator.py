@@ -28,7 +28,7 @@ from deciders.answer_support import (
     joint_support,
     rank_candidates,
 )
-from deciders.answer_types import UNTYPED, AnswerType, default_check, expected_type
+from deciders.answer_types import UNTYPED, AnswerType, default_check, expected_type, subject_weights
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
 from deciders.contrast import contradicted, denied, unmentioned, unnegated
@@ -212,7 +212,7 @@ class ExtractiveGenerator:
         typed sentence), or an abstention showing the closest passages (see the class)."""
         question, evidence, mode = request.question, request.evidence, request.mode
         kind = expected_type(question)
-        weights = focus_weights(question, request.term_weights)
+        weights = subject_weights(question, kind, focus_weights(question, request.term_weights))
         if mode == "answer" and not request.absent_terms:
             verdict = compare(question, evidence)
             if verdict is None and kind == "yes_no":

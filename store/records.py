@@ -30,6 +30,9 @@ class Chunk(TypedDict):
     matched_entry: NotRequired[str]
     """The description of the entry in the chunk a search matched to the question (a program's
     option, :mod:`agentic_rag.option_search`): its sentences answer it first."""
+    entry_named: NotRequired[bool]
+    """Whether the question names the matched entry's option as written ("-j", "\\x"): a definition
+    question's answer is that entry's."""
 
 
 def chunk_id(source: str, title: str, text: str) -> str:

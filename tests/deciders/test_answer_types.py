@@ -13,6 +13,7 @@ from deciders.answer_types import (
     definition_subject,
     expected_type,
     self_contained_question,
+    subject_weights,
 )
 from deciders.lexicon import measured_subject, prose_statements, spaced_names
 from deciders.short_answer import command_line, head_noun, nearest_first, noun_phrase, range_end, statement_clause
@@ -474,10 +475,18 @@ def test_a_setting_named_by_its_duration_defaults_to_a_time():
         ("Who is Donnie Smith?", "Donnie Smith"),
         ("What is the default of work_mem?", None),  # a value, not a definition
         ("How do I rename a table?", None),
+        ("What does the -c option of pg_dump do?", "pg_dump -c"),  # an option of a program, said as run
     ],
 )
 def test_definition_subject_is_the_thing_asked_about(question, subject):
     assert definition_subject(question) == subject
+
+
+def test_the_kind_noun_of_a_definitions_subject_is_not_weighed():
+    weights = {"meta": 5.0, "command": 1.4, "psql": 3.3}
+    question = "What does the \\x meta-command do in psql?"
+    assert subject_weights(question, "definition", weights) == {"psql": 3.3}
+    assert subject_weights(question, "other", weights) == weights  # only a definition's subject has a kind noun
 
 
 def test_which_port_asks_for_a_number():
