@@ -14,6 +14,7 @@ from functools import lru_cache
 
 import bm25s
 import pysbd
+import simplemma
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
@@ -55,10 +56,26 @@ _CALL = re.compile(r"\b([a-z]\w*)\(")
 @lru_cache(maxsize=4096)
 def terms(text: str) -> tuple[str, ...]:
     """Stemmed content terms of ``text`` (stop words removed, except a function's name written as
-    a call: ``now()``), in order, with repeats."""
+    a call: ``now()``), in order, with repeats; each word is lemmatised before it is stemmed, so an
+    irregular form is its verb's ("took" is "take", which "takes" also is): simplemma's English
+    dictionary (Barbaresi 2021), then Snowball's stemmer."""
     lowered = text.lower()
     calls = set(_CALL.findall(lowered)) & STOPWORDS if "(" in lowered else set()
-    return tuple(_stemmer.stemWords([w for w in _TOKEN.findall(lowered) if w not in STOPWORDS or w in calls]))
+    words = [lemma(w) for w in _TOKEN.findall(lowered) if w not in STOPWORDS or w in calls]
+    return tuple(_stemmer.stemWords(words))
+
+
+@lru_cache(maxsize=65536)
+def lemma(word: str) -> str:
+    """The lower-case lemma of a lower-case ``word`` (simplemma), but for a comparative or superlative,
+    which says more than its adjective ("longest" is a maximum, :func:`core.wording.said_terms`), and
+    for a word with other characters than letters."""
+    if not word.isalpha() or _COMPARED.search(word):
+        return word
+    return simplemma.lemmatize(word, lang="en").lower()
+
+
+_COMPARED = re.compile(r"(?:er|est)$|^(?:best|better|worse|worst|most|least|more|less)$")
 
 
 def term_set(text: str) -> frozenset[str]:
