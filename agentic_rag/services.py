@@ -224,10 +224,11 @@ class Services:
 
     @cached_property
     def equivalents(self) -> dict[str, tuple[frozenset[str], ...]]:
-        """The terms the collection's glossary equates (:func:`core.wording.equivalents`), and each
+        """The terms the collection's glossary and alias tables equate (:func:`core.wording.equivalents`: "varchar"
+        is "character varying"), and each
         wrapper program's with its command's (``clusterdb`` is said by "CLUSTER", not the other way),
         read once (again after :meth:`collection_changed`)."""
-        found = equivalents(self.store.names.see_references())
+        found = equivalents([*self.store.names.see_references(), *self.store.names.alias_rows()])
         for program, command in self.wrapped_commands.items():
             for term in terms(program)[:1]:
                 found[term] = (*found.get(term, ()), term_set(command))

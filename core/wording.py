@@ -109,13 +109,15 @@ def said_terms(sentence: str) -> frozenset[str]:
 
 Synonyms = Mapping[str, tuple[frozenset[str], ...]]
 """Each term and the term sets a collection equates with it (:func:`equivalents`)."""
-_GLOSSARY_NAME = re.compile(r"[A-Za-z][A-Za-z -]{0,40}(?: \([A-Za-z ]+\))?")
-"""A name a glossary cross-reference may join: words, a qualifier in brackets ("Standby (server)"); no code."""
+_GLOSSARY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9 -]{0,40}(?: \([A-Za-z ]+\))?")
+"""A name a cross-reference may join: words (a type's "int8"), a qualifier in brackets ("Standby (server)"); no
+other code."""
 
 
 def equivalents(references: Sequence[tuple[str, str]]) -> dict[str, tuple[frozenset[str], ...]]:
     """The terms a collection's cross-references equate, from (term line, target) pairs
-    (:meth:`store.names.NameIndex.see_references`): the glossary's "Standby (server)" — "See
+    (:meth:`store.names.NameIndex.see_references`; or a name and its alias,
+    :meth:`store.names.NameIndex.alias_rows`: "character varying", "varchar"): the glossary's "Standby (server)" — "See
     Replica (server)." makes ``standbi`` and ``replica`` one; "WAL" — "See Write-ahead log." makes
     ``wal`` what ``write``, ``ahead`` and ``log`` say together. Only between names
     (:data:`_GLOSSARY_NAME`, a bracketed qualifier left out), sharing no term, one side a single term;

@@ -230,9 +230,13 @@ _MEASURED = re.compile(r"\s+(?P<noun>[a-z]+)")
 
 
 def _measures_other(sentence: str, match: re.Match, asked: frozenset[str]) -> bool:
-    """Whether the quantity ``match`` is a hyphenated modifier ("18-byte") of a noun the question
-    does not name ("an 18-byte pointer", asked the length of a varchar)."""
-    if "-" not in match.group(0).strip("-"):
+    """Whether the quantity ``match`` modifies a noun the question does not name: hyphenated ("an
+    18-byte pointer", asked the length of a varchar) or with its unit word in the singular after a
+    number other than one ("the zero byte terminator")."""
+    text = match.group(0).strip("-")
+    spelled = re.fullmatch(r"(?P<number>.+?)\s(?P<unit>[a-z]{3,})", text)
+    singular = spelled and not spelled["unit"].endswith("s") and spelled["number"].lower() not in ("1", "one", "a")
+    if "-" not in text and not singular:
         return False
     noun = _MEASURED.match(sentence, match.end())
     return bool(noun) and not term_set(noun["noun"]) & asked

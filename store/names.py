@@ -248,6 +248,33 @@ class NameIndex(TableAddon):
         )
         return list(dict.fromkeys((term, see["target"]) for term, see in pairs if see))
 
+    def alias_rows(self) -> list[tuple[str, str]]:
+        """(name, alias) of each row of a table headed "| Name | Aliases | …", read from its page's chunks in
+        order (a table runs on into the next chunk): a data type and each other name it goes by,
+        its brackets left out ("character varying" and "varchar" of "| character varying [ (n) ] | varchar
+        [ (n) ] | …", "integer" and "int4" of "| integer | int, int4 | …")."""
+        where = "strpos(content, '| Name | Aliases |') > 0"  # no regex: ~20 ms for 7k chunks
+        pages = [s for (s,) in self._conn.execute(f"SELECT DISTINCT source FROM {self.table} WHERE {where}")]
+        rows = self._conn.execute(
+            f"SELECT content FROM {self.table} WHERE source = ANY(%s) ORDER BY source, chunk_index", [pages]
+        ).fetchall()
+        pairs, inside = [], False
+        for (content,) in rows:
+            lines = content.split("\n")
+            start = next((i for i, line in enumerate(lines) if line.startswith("| Name | Aliases |")), None)
+            if start is None and not inside:
+                continue
+            # the table's rows: after its header, or from a continuing chunk's start (past a cut row's tail)
+            body = lines[start + 1 :] if start is not None else lines[not lines[0].startswith("|") :]
+            inside = True
+            for line in body:
+                cells = [re.sub(r"\s*\[[^]]*\]", "", cell).strip() for cell in line.strip(" |").split("|")]
+                if not line.startswith("|") or len(cells) < 3:
+                    inside = False
+                    break
+                pairs += [(cells[0], alias.strip()) for alias in cells[1].split(",") if alias.strip(" -:")]
+        return list(dict.fromkeys(pairs))
+
     def wrapped_commands(self) -> dict[str, str]:
         """Each program the collection calls a wrapper around an SQL command, with that command
         (:data:`WRAPPER`): "clusterdb is a wrapper around the SQL command CLUSTER." gives

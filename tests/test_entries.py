@@ -43,6 +43,8 @@ PAGES = [
     "app-clusterdb.html",  # "clusterdb is a wrapper around the SQL command CLUSTER."
     "app-vacuumdb.html",  # "vacuumdb is a wrapper around the SQL command VACUUM.", its option "-f --full"
     "sql-vacuum.html",  # "VACUUM FULL rewrites … This form … requires an ACCESS EXCLUSIVE lock"
+    "datatype.html",  # Table 8.1 "| Name | Aliases | Description |", over two chunks: "| integer | int, int4 | …"
+    "datatype-datetime.html",  # "For timestamp with time zone, the internally stored value is always in UTC …"
     "sql-select.html",  # "the required ROW SHARE table-level lock is still taken in the ordinary way"
 ]
 
@@ -227,6 +229,16 @@ def test_the_glossarys_cross_references_are_read_as_equivalent_terms(manual):
     assert ("Standby (server)", "Replica (server)") in references and ("WAL", "Write-ahead log") in references
     known = manual.services.question_terms("Which file makes a server start as a replica?")
     assert known.synonyms["replica"] == (frozenset({"standbi"}),)
+
+
+def test_the_other_names_of_an_alias_table_are_equivalent_terms(manual):
+    aliases = manual.services.store.names.alias_rows()
+    assert ("character varying", "varchar") in aliases and ("integer", "int4") in aliases
+    assert ("timestamp with time zone", "timestamptz") in aliases  # a row of the table's second chunk
+    known = manual.services.question_terms("How is a timestamptz value stored?")
+    assert known.synonyms["timestamptz"] == (frozenset({"timestamp", "time", "zone"}),)
+    result = manual.ask("Does a timestamptz column keep the time zone I inserted? How is it stored?", context=RULES)
+    assert "UTC" in result["answer"] and Path(result["citations"][0]["source"]).name == "datatype-datetime.html"
 
 
 def test_a_program_that_wraps_an_sql_command_is_asked_about_as_that_command(manual):

@@ -377,6 +377,14 @@ def test_a_measure_after_an_example_marker_is_the_examples():
     assert spans(psql, "quantity", "How big can a text value get?") == []
 
 
+def test_a_measure_modifying_a_noun_the_question_does_not_name_is_that_nouns():
+    question = "What is the maximum length of a varchar?"
+    assert spans("Declare it with the length including the zero byte terminator.", "quantity", question) == []
+    assert spans("A varchar uses an 18-byte pointer.", "quantity", question) == []
+    assert spans("It is one byte long.", "quantity", question) == ["one byte"]  # "one byte" is singular anyway
+    assert spans("A 30 second timeout applies.", "quantity", "How long is the timeout?") == ["30 second"]
+
+
 @pytest.mark.parametrize(
     ("sentence", "option", "line"),
     [
