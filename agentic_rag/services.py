@@ -299,10 +299,14 @@ class Services:
         self.deciders(context)
         where = self.chunk_filter(context)
         if where and not self.store.count(where):
+            hint = (
+                "sources are absolute paths or scheme:name keys: use patterns such as */name.md"
+                if where.sources and not self.store.count(ChunkFilter.build(where.sources, {}))
+                else "a filter value must equal a chunk's field exactly (a title as the page spells it)"
+            )
             raise ConfigurationError(
                 f"no chunk of collection '{self.settings.collection}' matches sources={list(where.sources)} "
-                f"filters={dict(where.fields)}; sources are absolute paths or scheme:name keys: use patterns "
-                "such as */name.md"
+                f"filters={dict(where.fields)}; {hint}"
             )
 
     def deciders(self, context: RunContext) -> Deciders:

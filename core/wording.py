@@ -18,12 +18,12 @@ DEFAULT_IDIOM = re.compile(
     r"\b(?:out[- ]of[- ]the[- ]box|unless (?:told|i say) otherwise|"
     r"(?:a |the )?(?:stock|fresh|clean) (?:[\w.]+ ){0,2}install(?:ation)?|"
     r"without (?:choosing|specifying|giving|picking|passing|setting) (?:(?:a|an|the|any) [\w-]+|-{1,2}[\w-]+)|"
-    r"if i (?:never|haven't|don't|didn't) (?:touch|chang|set|tun|configur)\w*"
-    r"(?: (?:the|my|any) (?:config\w*|settings?))?)",
+    r"if (?:i|you|we) (?:never|haven't|don't|didn't|do not) (?:touch|chang|set|tun|configur|specif|choos|pick)\w*"
+    r"(?: (?:the|my|any) (?:config\w*|settings?)| one| it)?)",
     re.I,
 )
-"""Everyday words for a default: "out of the box", "a fresh install", "if I never touch the config",
-"without choosing a mode"."""
+"""Everyday words for a default: "out of the box", "a fresh install", "if I never touch the config", "if you
+don't specify one", "without choosing a mode"."""
 
 
 LIMIT_ON = re.compile(r"\b(?:upper\s+)?limits?\s+(?:on|of|for)\b", re.I)

@@ -254,3 +254,16 @@ def self_contained_question(question: str) -> str | None:
     if len(said) < 2 or said[-2].rstrip().endswith("?") or PRONOUN.search(said[-1]):
         return None
     return said[-1]
+
+
+_COUNTED_PHRASE = re.compile(
+    r"\bhow many\s+(?P<phrase>(?:[a-z]+\s+){0,2}?[a-z]+)\s+"
+    r"(?:does|do|did|can|could|will|would|is|are|was|were|should|may|might|must|has|have|had)\b",
+    re.I,
+)
+
+
+def counted_phrase(question: str) -> str | None:
+    """What a "how many …?" question counts, up to its verb ("client connections" of "How many client
+    connections does Postgres allow?"); ``None`` for another question."""
+    return (match := _COUNTED_PHRASE.search(question)) and match["phrase"]

@@ -28,7 +28,7 @@ from deciders.answer_support import (
     joint_support,
     rank_candidates,
 )
-from deciders.answer_types import UNTYPED, AnswerType, default_check, expected_type, subject_weights
+from deciders.answer_types import UNTYPED, AnswerType, counted_phrase, default_check, expected_type, subject_weights
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
 from deciders.contrast import contradicted, denied, unmentioned, unnegated
@@ -263,6 +263,11 @@ class ExtractiveGenerator:
         if kind == "quantity" and chosen and not chain and (measured := measured_subject(question)):
             said_of = term_set(f"{chosen[0].chunk['title']} {with_context(chosen[0])}")
             missing += [measured] if not term_set(measured) <= said_of else []
+        # a count of what the sentence, its context and title name none of ("How many client connections …?" is not
+        # answered by "-p port: … (normally 5432)"), counts something else
+        if kind in ("number", "default") and chosen and not chain and (counted := counted_phrase(question)):
+            said_of = term_set(f"{chosen[0].chunk['title']} {with_context(chosen[0])}".replace("_", " "))
+            missing += [counted] if not term_set(counted) & said_of else []  # autovacuum_max_workers says workers
         said = with_context(chosen[0]) if chosen else ""
         swaps = contradicted(question, said) if chosen else []  # "the second German Empire" for "the third …"
         # a question asking what did not happen, against sentences saying only what did

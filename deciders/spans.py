@@ -230,16 +230,18 @@ _MEASURED = re.compile(r"\s+(?P<noun>[a-z]+)")
 
 
 def _measures_other(sentence: str, match: re.Match, asked: frozenset[str]) -> bool:
-    """Whether the quantity ``match`` modifies a noun the question does not name: hyphenated ("an
-    18-byte pointer", asked the length of a varchar) or with its unit word in the singular after a
-    number other than one ("the zero byte terminator")."""
+    """Whether the quantity ``match`` is no measure of what the question asks: hyphenated, it modifies
+    a noun the question does not name ("an 18-byte pointer", asked the length of a varchar); with its
+    unit word in the singular after a number other than one, it modifies such a noun or names a thing
+    ("the zero byte terminator", "the terminating zero byte")."""
     text = match.group(0).strip("-")
     spelled = re.fullmatch(r"(?P<number>.+?)\s(?P<unit>[a-z]{3,})", text)
     singular = spelled and not spelled["unit"].endswith("s") and spelled["number"].lower() not in ("1", "one", "a")
     if "-" not in text and not singular:
         return False
     noun = _MEASURED.match(sentence, match.end())
-    return bool(noun) and not term_set(noun["noun"]) & asked
+    modifies_asked = bool(noun) and bool(term_set(noun["noun"]) & asked)  # "a 30 second timeout", asked of timeouts
+    return not modifies_asked if singular else bool(noun) and not modifies_asked
 
 
 def _measure_of(value: str, measure: Measure, question: str) -> bool:

@@ -77,8 +77,12 @@ def test_filter_values_take_the_field_type(make_app, tmp_path):
     app.ingest([tmp_path])
     result = app.ask("What is the rate limit?", context=RunContext(deciders="rules", filters={"version": 2.1}))
     assert "100 requests" in result["answer"]  # 2.1 (a number) matches the text "2.1"
-    with pytest.raises(ConfigurationError, match=r"no chunk of collection .* matches sources=\['\*/none.md'\]"):
+    with pytest.raises(
+        ConfigurationError, match=r"no chunk of collection .* matches sources=\['\*/none.md'\].*patterns"
+    ):
         app.ask("What is the rate limit?", thread_id="filtered-out", context=RunContext(sources=["*/none.md"]))
+    with pytest.raises(ConfigurationError, match="a filter value must equal a chunk's field exactly"):  # not a path
+        app.ask("What is the rate limit?", context=RunContext(filters={"title": "No such page"}))
     assert not app.has_thread("filtered-out")  # refused before anything was written
     nothing_context = RunContext(
         deciders="rules", sources=["*/none.md"]

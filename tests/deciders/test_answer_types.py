@@ -380,6 +380,7 @@ def test_a_measure_after_an_example_marker_is_the_examples():
 def test_a_measure_modifying_a_noun_the_question_does_not_name_is_that_nouns():
     question = "What is the maximum length of a varchar?"
     assert spans("Declare it with the length including the zero byte terminator.", "quantity", question) == []
+    assert spans("The length of the string without the terminating zero byte.", "quantity", question) == []
     assert spans("A varchar uses an 18-byte pointer.", "quantity", question) == []
     assert spans("It is one byte long.", "quantity", question) == ["one byte"]  # "one byte" is singular anyway
     assert spans("A 30 second timeout applies.", "quantity", "How long is the timeout?") == ["30 second"]
@@ -630,6 +631,7 @@ def test_a_lock_question_asks_for_its_command_not_for_taking_or_its_plain_form()
         ),
         # a limit asked of something is its maximum: "the maximum number of concurrent connections"
         ("What's the limit on concurrent client connections?", {"maximum", "concurr", "client", "connect"}),
+        ("Which isolation level do you get if you don't specify one?", {"default", "isol", "level", "get"}),
     ],
 )
 def test_everyday_words_for_a_default_or_a_limit_ask_for_what_the_documents_say(question, asked):

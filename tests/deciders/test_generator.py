@@ -818,3 +818,15 @@ def test_a_how_to_answered_by_a_program_run_with_an_option_gets_the_command_line
     assert answer.short_answer == "pg_dump -Fc dbname > filename"  # the way, not the program alone; "See" is prose
     answer = ExtractiveGenerator().generate(AnswerRequest("Which program dumps a database?", [dump], "answer"))
     assert answer.short_answer == "pg_dump"  # a program asked for by name is its name
+
+
+def test_a_count_of_what_the_answer_never_names_is_declined():
+    port = chunk(
+        "port", "postgres", "- -p port\n- Defaults to the value established during compilation (normally 5432)."
+    )
+    question = "How many client connections does Postgres allow by default?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [port], "answer"))
+    assert answer.abstained and "client connections" in answer.text  # a port counts no connections
+    workers = chunk("w", "Autovacuum", "- autovacuum_max_workers (integer)\n- The default is three autovacuum workers.")
+    question = "How many autovacuum worker processes are there by default?"
+    assert ExtractiveGenerator().generate(AnswerRequest(question, [workers], "answer")).short_answer.startswith("three")
