@@ -28,6 +28,18 @@ _NAMED_OPTION = re.compile(r"(?<![\w-])(-{1,2}[A-Za-z][\w-]*|\\[A-Za-z]\w*)")
 """An option or meta-command a question names as written: "-j", "--jobs", "\\timing"."""
 _DENSE_SHARE = 0.5
 """How much the entry's embedding similarity to the question adds to its word coverage."""
+_LETTERS = re.compile(r"\bletters ((?:\w, )*\w),? and (\w) stand for (.+?),? respectively", re.I)
+"""A group entry's key to its commands: "the letters E, i, m, s, t, and v stand for foreign table, index,
+materialized view, sequence, table, and view, respectively" (psql's "\\dE \\di \\dm \\ds \\dt \\dv")."""
+_LISTED = re.compile(
+    r"\blist(?:s|ing)?\s+(?:of\s+)?(?:(?:all|the|my)\s+)*(?P<things>[\w ]+?)"
+    r"(?=\s+(?:in|on|of|from|that|which)\b|[?.,]|$)",
+    re.I,
+)
+"""What a question asks a list of: "tables" of "How do I list all tables in psql?", "Which command shows
+me the list of tables?"."""
+_MEMBER_SHARE = 0.5
+"""How much a group entry gains when the question names a thing one of its commands' letters stands for."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,22 @@ def option_entries(chunks: Sequence[tuple[str, str]]) -> list[OptionEntry]:
     return list(found.values())
 
 
+def lettered_member(entry: OptionEntry, question: str) -> str | None:
+    """The command of a group entry (:data:`_LETTERS`) whose letter stands for the things ``question``
+    asks a list of (:data:`_LISTED`), the longest such thing first ("\\dt" for "list the tables",
+    "\\dE" for "list the foreign tables"); ``None`` for an entry with no such key, or a question
+    listing none of its things ("list the columns of a table" lists columns)."""
+    key, listed = _LETTERS.search(entry.description), _LISTED.search(question)
+    letters = [*key[1].split(", "), key[2]] if key and listed else []
+    things = re.split(r",\s*(?:and\s+)?|\s+and\s+", key[3]) if key and listed else []
+    asked = term_set(listed["things"]) if listed else frozenset()
+    for letter, thing in sorted(zip(letters, things, strict=False), key=lambda pair: -len(pair[1])):
+        member = re.search(rf"\\[A-Za-z]*?{re.escape(letter)}(?=[\[\s]|$)", entry.terms)
+        if len(letters) == len(things) and term_set(thing) <= asked and member:
+            return member.group(0)
+    return None
+
+
 def best_option(
     question: str,
     entries: Sequence[OptionEntry],
@@ -76,13 +104,15 @@ def best_option(
 ) -> OptionEntry | None:
     """The entry that says most of ``question``: the weighted share of the question's terms
     (``weights``: term → IDF) its description and option names hold, plus half its embedding's
-    cosine similarity to the question's; ``None`` when no entry holds a question term."""
+    cosine similarity to the question's, and ``_MEMBER_SHARE`` for a group entry one of whose
+    commands stands for a thing the question names (:func:`lettered_member`); ``None`` when no entry
+    holds a question term."""
     total = sum(weights.values())
     if not entries or not total:
         return None
     said = [term_set(f"{e.description} {e.terms.replace('-', ' ')}") for e in entries]
     coverage = np.array([sum(w for t, w in weights.items() if t in words) / total for words in said])
-    score = coverage.copy()
+    score = coverage + _MEMBER_SHARE * np.array([lettered_member(e, question) is not None for e in entries])
     if embeddings is not None:
         vectors = np.asarray(embeddings.embed_documents([question, *(f"{e.terms}: {e.description}" for e in entries)]))
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-12)
@@ -112,8 +142,9 @@ def option_chunk(
     word titling a reference page: "initdb", "pg_dump"): the entry of an option it names as
     written (:func:`named_entry`: "-j"), else — when ``in_words`` (the question asks for an
     option or a command) — the entry that says most of it (:func:`best_option`, with ``weigh``'s
-    term weights but the program's own); the entry's description is its ``matched_entry``, and
-    ``entry_named`` says whether the question named it.
+    term weights but the program's own); the entry's description is its ``matched_entry``,
+    ``entry_named`` says whether the question named it, and ``matched_term`` is the command of a
+    group entry the question asks for (:func:`lettered_member`).
     ``None`` when no page with options is named or no entry is found."""
     named = dict.fromkeys([*exact_names(question), *coined_words(question)])
     asked = _NAMED_OPTION.search(question) or _OPTION_WORD.search(question)
@@ -124,7 +155,9 @@ def option_chunk(
             if best is None and in_words:
                 best = best_option(question, entries, weights, store.embedding.embeddings)
             found = best and store.fetch([best.chunk_id])[best.chunk_id]
-            return found and {**found, "matched_entry": best.description, "entry_named": by_name is not None}
+            member = best and lettered_member(best, question)
+            matched = {"matched_entry": best.description, "entry_named": by_name is not None} if best else {}
+            return found and {**found, **matched, **({"matched_term": member} if member else {})}
     return None
 
 

@@ -220,6 +220,8 @@ def short_answer(
     (:func:`deciders.contrast.negative_clause`); ``None`` when there is none."""
     if kind == "definition":  # the sentence is the answer
         return None
+    if kind == "command" and (term := best.chunk.get("matched_term")) and best.sentence in best.chunk["matched_entry"]:
+        return term  # the command of the matched group entry the question asks for: psql's \dt of "\dE … \dv"
     if kind == "command" and (clause := statement_clause(best.sentence, question)):
         return clause
     found = list(best.spans)

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from agentic_rag.option_search import asks_of, best_option, named_entry, option_chunk, option_entries
+from agentic_rag.option_search import (
+    asks_of,
+    best_option,
+    lettered_member,
+    named_entry,
+    option_chunk,
+    option_entries,
+)
 from evaluation.pgdocs import DEFAULT_CORPUS
 from graph.context import RunContext
 
@@ -61,6 +68,24 @@ def test_an_option_named_as_written_is_its_entry_whatever_the_question_asks():
     assert named_entry(entries, "What does -N do?") is None  # no description here: no entry
 
 
+GROUP = """- \\dE[S+] [ pattern ]
+\\di[S+] [ pattern ]
+\\dt[S+] [ pattern ]
+- In this group of commands, the letters E, i, and t stand for foreign table, index, and table, respectively.
+- \\dP[itn+] [ pattern ]
+- Lists partitioned relations."""
+
+
+def test_a_group_entry_answers_with_the_command_whose_letter_stands_for_what_is_listed():
+    group, partitioned = option_entries([("c1", GROUP + "\n- \\q")])
+    assert lettered_member(group, "How do I list tables in psql?") == "\\dt"
+    assert lettered_member(group, "Which command shows me the list of foreign tables?") == "\\dE"  # the longest
+    assert lettered_member(group, "How do I list the columns of a table?") is None  # it lists columns
+    assert lettered_member(partitioned, "How do I list tables?") is None  # no key to letters
+    weights = {"list": 2.1, "tabl": 1.0}
+    assert best_option("How do I list tables in psql?", [partitioned, group], weights) == group
+
+
 def test_the_best_option_says_most_of_the_question():
     entries = option_entries([("c1", PAGE)])
     weights = {"checksum": 4.9, "page": 2.9, "switch": 4.2}
@@ -75,6 +100,7 @@ def test_the_best_option_says_most_of_the_question():
         ("When creating a new cluster, which initdb switch turns on checksums for data pages?", "--data-checksums",
          "app-initdb.html"),
         ("How do I make vacuumdb only calculate statistics for the optimizer?", "--analyze-only", "app-vacuumdb.html"),
+        ("In psql, how do I get a list of the tables in my database?", "\\dt", "app-psql.html"),
     ],
 )  # fmt: skip
 def test_a_programs_option_asked_in_words_is_read_from_its_entry(manual, question, option, page):
