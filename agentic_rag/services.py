@@ -44,6 +44,9 @@ from store.filters import ChunkFilter
 from store.lexical import lucene_idf
 from store.mentions import Link
 
+_KIND_NOUNS = frozenset({"file", "files", "setting", "parameter", "option", "command", "mode", "level", "method"})
+"""Nouns a "which/what X …?" question ends the kind it asks for with ("config file"): no setting's name then."""
+
 FROM_SETTINGS: Any = object()
 """Marker for "the chat model the settings name" (``None`` means no chat model)."""
 
@@ -276,6 +279,10 @@ class Services:
             return question
         for name in spaced_names(question)[: self.tuning.spaced_name_candidates]:
             spaced = re.compile(r"\b" + r"\s+".join(name.split("_")) + r"\b")
+            if name.rsplit("_", 1)[-1] in _KIND_NOUNS and re.search(
+                rf"(?i)\b(?:which|what)\s+{spaced.pattern}", question
+            ):
+                continue  # "Which config file decides …?" asks for a file, not the setting config_file
             default = re.search(rf"(?i)\bdefault\s+{spaced.pattern}", question) or expected_type(question) == "default"
             if default and self.store.names.entries(f"default_{name}", 1, said=False, typed=True):
                 name = f"default_{name}"  # "the default transaction isolation", "what statistics target … by default?"

@@ -58,11 +58,20 @@ def terms(text: str) -> tuple[str, ...]:
     """Stemmed content terms of ``text`` (stop words removed, except a function's name written as
     a call: ``now()``), in order, with repeats; each word is lemmatised before it is stemmed, so an
     irregular form is its verb's ("took" is "take", which "takes" also is): simplemma's English
-    dictionary (Barbaresi 2021), then Snowball's stemmer."""
+    dictionary (Barbaresi 2021), then Snowball's stemmer; an everyday abbreviation is its word
+    (:data:`_SPELLED_OUT`: "config" is "configuration")."""
     lowered = text.lower()
     calls = set(_CALL.findall(lowered)) & STOPWORDS if "(" in lowered else set()
-    words = [lemma(w) for w in _TOKEN.findall(lowered) if w not in STOPWORDS or w in calls]
+    words = [lemma(_SPELLED_OUT.get(w, w)) for w in _TOKEN.findall(lowered) if w not in STOPWORDS or w in calls]
     return tuple(_stemmer.stemWords(words))
+
+
+_SPELLED_OUT = {
+    "config": "configuration", "configs": "configurations", "temp": "temporary", "db": "database", "dbs": "databases",
+    "auth": "authentication", "stats": "statistics", "info": "information", "dir": "directory", "dirs": "directories",
+    "param": "parameter", "params": "parameters", "perms": "permissions", "env": "environment",
+}  # fmt: skip
+"""Everyday abbreviations, read as the words documentation spells out ("config file" is a "configuration file")."""
 
 
 @lru_cache(maxsize=65536)

@@ -44,6 +44,7 @@ PAGES = [
     "app-vacuumdb.html",  # "vacuumdb is a wrapper around the SQL command VACUUM.", its option "-f --full"
     "sql-vacuum.html",  # "VACUUM FULL rewrites … This form … requires an ACCESS EXCLUSIVE lock"
     "datatype.html",  # Table 8.1 "| Name | Aliases | Description |", over two chunks: "| integer | int, int4 | …"
+    "runtime-config-file-locations.html",  # "config_file (string)": the setting, not what "which config file" asks
     "datatype-datetime.html",  # "For timestamp with time zone, the internally stored value is always in UTC …"
     "sql-select.html",  # "the required ROW SHARE table-level lock is still taken in the ordinary way"
 ]
@@ -129,6 +130,13 @@ def test_a_size_is_read_from_the_table_row_of_what_it_measures(manual):
 def test_a_statements_placeholder_is_no_setting_to_spell(manual):
     assert manual.services.store.names.entries("new_owner", 1, said=False)  # "- new_owner" / "The new owner …"
     assert manual.services.spell_names("Who is the new owner of a schema?") == "Who is the new owner of a schema?"
+
+
+def test_the_kind_a_question_asks_for_is_no_setting_to_spell(manual):
+    assert manual.services.store.names.entries("config_file", 1, said=False, typed=True)  # "config_file (string)"
+    asked = "Which config file decides who may connect?"  # a file, not the setting config_file
+    assert manual.services.spell_names(asked) == asked
+    assert manual.services.spell_names("Where is the config file set?") == "Where is the config_file set?"
 
 
 def test_entries_are_term_lines_spelled_as_asked_and_followed_by_what_they_say(manual):

@@ -102,6 +102,8 @@ def test_terms_are_bm25s_tokens_of_one_text():
     # lemmas before stems: an irregular form is its verb's, a superlative keeps its own form
     assert terms("it took") == terms("it takes") == ("take",) and terms("sold") == ("sell",)
     assert terms("the longest") == ("longest",) and terms("Steely Dan") == ("steeli", "dan")
+    # an everyday abbreviation is the word documentation spells out
+    assert terms("the config file of a temp table") == terms("the configuration file of a temporary table")
 
 
 def test_a_function_named_as_a_call_is_a_term_even_when_its_name_is_a_stop_word():
