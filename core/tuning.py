@@ -126,6 +126,10 @@ class Tuning:
     rival_support: float = 0.5
     """Factor on the support of a default answer whose name has another entry, on another page,
     stating another value (:mod:`deciders.rivals`): the question does not say which it means."""
+    unsaid_focus_support: float = 0.5
+    """Factor on the support of a value answer (a default, quantity or number) whose sentence, context
+    and title do not say the question's rarest term: "49 characters" of a C array answers no question
+    about varchar, however well its other words match."""
     untyped_support: float = 0.75
     """Factor on the support of an answer with no span of an expected type (an ``other``
     question and no name in the sentence), and of a one-subject yes or no (read from the

@@ -19,7 +19,7 @@ from langchain_core.messages import BaseMessage
 
 from core.text import coverage, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
-from core.wording import PLAIN_FORM, Synonyms, focus_weights
+from core.wording import PLAIN_FORM, Synonyms, equated, focus_weights
 from deciders import yes_no
 from deciders.answer_support import (
     Candidate,
@@ -62,7 +62,8 @@ class Answer:
     support: float | None = None
     """How well the evidence supports the answer (or, for an abstention, the closest sentence),
     0–1: the blended term and embedding support of the answer sentences, scaled by
-    ``untyped_support`` when no answer span backs it; 0 for an abstention on a thing no document
+    ``untyped_support`` when no answer span backs it, by ``unsaid_focus_support`` when a value's
+    sentence does not say the question's rarest term; 0 for an abstention on a thing no document
     names; 1 for an abstention on a question with no content word (nothing was looked for, so
     the abstention is not sure); ``None`` when the generator cannot say (an LLM answer)."""
 
@@ -100,6 +101,14 @@ class Generator(Protocol):
     """Writes the final answer, citing chunk ids of the request's evidence."""
 
     def generate(self, request: AnswerRequest) -> Answer: ...
+
+
+def _unsaid_focus(best: Candidate, weights: Mapping[str, float], request: AnswerRequest) -> bool:
+    """Whether the question's rarest term (``weights``' heaviest) is not said by ``best``'s sentence, its
+    context or its chunk's title, nor by an equivalent (``request.synonyms``)."""
+    text = f"{best.chunk['title']} {with_context(best)}"
+    said = term_set(text) | term_set(text.replace("_", " "))  # autovacuum_naptime says "naptime" too
+    return bool(weights) and max(weights, key=weights.get) not in equated(said, request.synonyms or {})
 
 
 class ExtractiveGenerator:
@@ -291,7 +300,12 @@ class ExtractiveGenerator:
             )
             short = chosen_option(question, chosen) or short_answer(kind, source, question, None if chain else weights)
             untyped = (kind in UNTYPED and short is None) or kind == "yes_no"  # unchecked: no span, or negation cues
+            # a value read where the question's rarest term is not said ("49 characters" of a C array, for a varchar)
+            unsaid = (
+                kind in ("default", "quantity", "number") and not chain and _unsaid_focus(chosen[0], weights, request)
+            )
             support *= (self.tuning.untyped_support if untyped else 1.0) * (self.tuning.rival_support if rival else 1.0)
+            support *= self.tuning.unsaid_focus_support if unsaid else 1.0
             support = round(support, 4)
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=support)
         closest = closest_passages(ranked)

@@ -6,7 +6,7 @@ import pytest
 from conftest import answer_reply, scripted
 from langchain_core.messages import HumanMessage
 
-from core.tuning import Tuning
+from core.tuning import TUNING, Tuning
 from core.wording import equated, equivalents, focus_weights, said_terms
 from deciders.answer_support import Candidate, answer_sentences, rank_candidates
 from deciders.generator import (
@@ -830,3 +830,14 @@ def test_a_count_of_what_the_answer_never_names_is_declined():
     workers = chunk("w", "Autovacuum", "- autovacuum_max_workers (integer)\n- The default is three autovacuum workers.")
     question = "How many autovacuum worker processes are there by default?"
     assert ExtractiveGenerator().generate(AnswerRequest(question, [workers], "answer")).short_answer.startswith("three")
+
+
+def test_a_value_whose_sentence_never_says_the_questions_rarest_term_is_unsure():
+    weights = {"varchar": 4.6, "length": 3.1, "maximum": 3.6}
+    question = "What is the maximum length of a varchar?"
+    said = chunk("v", "Types", "A varchar holds strings of a maximum length of 49 characters.")
+    unsaid = chunk("c", "Host variables", "A string of a maximum length of 49 characters overflows the buffer.")
+    named = ExtractiveGenerator().generate(AnswerRequest(question, [said], "answer", term_weights=weights))
+    other = ExtractiveGenerator().generate(AnswerRequest(question, [unsaid], "answer", term_weights=weights))
+    assert named.short_answer == other.short_answer == "49 characters"
+    assert other.support < named.support * TUNING.unsaid_focus_support * 1.5  # halved for the C array's string
