@@ -125,19 +125,33 @@ def direct_reply(turn: str) -> str:
     return "Noted. Ask me a question about the ingested documents."
 
 
+_WHAT_ABOUT = re.compile(
+    r"^\s*(?:(?:and|but|so|ok|okay)\b[\s,]*)?(?:what|how)\s+about\s+(?P<other>[^?]+?)\s*\?*\s*$", re.I
+)
+"""An elliptical follow-up: "And what about maintenance_work_mem?" asks the previous question of another thing."""
+
+
 def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | None:
-    """Rule-based anaphora resolution for follow-ups: replace the first personal pronoun with the
-    entity the previous turn was about. The previous answer records (``additional_kwargs``) its
-    question's ``subject``, its ``short_answer`` and the question's ``answer_type``: "he", "she"
-    and "his" become the short answer when the question asked for a person, else the subject;
-    "it", "they" and "its" become the subject, else the short answer. An answer without that
-    record (older threads, LLM answers) gives the title of the first chunk it cited that is not
-    a numbered section heading ("13.1. Introduction"), else the first name in it, else in the
-    previous question. Returns ``None`` when the question has no pronoun or no earlier turn."""
+    """Rule-based resolution of follow-ups. An elliptical one ("And what about maintenance_work_mem?",
+    :data:`_WHAT_ABOUT`) is the previous question with its subject replaced by the thing named
+    ("What is the default value of maintenance_work_mem?"). Otherwise anaphora: replace the first
+    personal pronoun with the entity the previous turn was about. The previous answer records
+    (``additional_kwargs``) its (standalone) ``question``, the question's ``subject``, its
+    ``short_answer`` and the question's ``answer_type``: "he", "she" and "his" become the short
+    answer when the question asked for a person, else the subject; "it", "they" and "its" become
+    the subject, else the short answer. An answer without that record (older threads, LLM
+    answers) gives the title of the first chunk it cited that is not a numbered section heading
+    ("13.1. Introduction"), else the first name in it, else in the previous question. Returns
+    ``None`` when the question has neither form or there is no earlier turn."""
+    previous = [m for m in conversation if m.type in ("human", "ai")][-2:]
+    about = _WHAT_ABOUT.match(question)
+    record = previous[-1].additional_kwargs if previous else {}
+    asked, subject = record.get("question"), record.get("subject")
+    if about and asked and subject and subject in asked and not PRONOUN.fullmatch(about["other"]):
+        return asked.replace(subject, about["other"].strip(), 1)
     match = PRONOUN.search(question)
     if not match or not conversation:
         return None
-    previous = [m for m in conversation if m.type in ("human", "ai")][-2:]
     pronoun = match.group(1).lower()
     entity = None
     for message in reversed(previous):  # the answer first, then the question it answered

@@ -18,10 +18,11 @@ from nodes.step import node, with_note
 
 def answer_message(state: AgentState) -> AIMessage:
     """The turn's answer as the conversation keeps it, with what a follow-up's pronoun may refer
-    to (see :func:`deciders.router.contextualize`): the question's subject and answer type, the
-    short answer, the cited titles."""
+    to or an elliptical one ask again (see :func:`deciders.router.contextualize`): the standalone
+    question, its subject and answer type, the short answer, the cited titles."""
     question = state["standalone_question"]
     record = {
+        "question": question,
         "subject": subject_of(question),
         "answer_type": expected_type(question),
         "short_answer": state.get("short_answer"),

@@ -95,6 +95,22 @@ def test_it_refers_to_the_subject_of_the_previous_question_never_to_a_section_he
     assert contextualize("How do I change it?", older) is None  # a section heading is not an entity
 
 
+def test_what_about_asks_the_previous_question_of_another_thing():
+    record = {"question": "What is the default value of work_mem?", "subject": "work_mem", "short_answer": "4MB"}
+    conversation = [
+        HumanMessage("What's work_mem's default?"),  # the record keeps the question as made self-contained
+        AIMessage("The default value is four megabytes (4MB). [1]", additional_kwargs=record),
+    ]
+    assert contextualize("And what about maintenance_work_mem?", conversation) == (
+        "What is the default value of maintenance_work_mem?"
+    )
+    assert contextualize("how about temp_buffers", conversation) == "What is the default value of temp_buffers?"
+    assert (
+        contextualize("What about it?", conversation) != "What is the default value of it?"
+    )  # a pronoun names nothing
+    assert contextualize("What about maintenance_work_mem?", []) is None  # no earlier turn
+
+
 def test_he_is_the_short_answer_when_the_previous_question_asked_for_a_person():
     record = {"subject": "Rush", "answer_type": "person", "short_answer": "Neil Peart", "cited_titles": []}
     conversation = [HumanMessage("Who drummed for Rush?"), AIMessage("Neil Peart did. [1]", additional_kwargs=record)]
