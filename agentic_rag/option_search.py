@@ -154,10 +154,12 @@ def option_chunk(
             best = by_name = named_entry(entries, question)
             if best is None and in_words:
                 best = best_option(question, entries, weights, store.embedding.embeddings)
-            found = best and store.fetch([best.chunk_id])[best.chunk_id]
-            member = best and lettered_member(best, question)
-            matched = {"matched_entry": best.description, "entry_named": by_name is not None} if best else {}
-            return found and {**found, **matched, **({"matched_term": member} if member else {})}
+            if best is None:
+                return None
+            matched = {"matched_entry": best.description, "entry_named": by_name is not None}
+            if member := lettered_member(best, question):
+                matched["matched_term"] = member
+            return {**store.fetch([best.chunk_id])[best.chunk_id], **matched}
     return None
 
 
