@@ -142,7 +142,8 @@ def option_chunk(
     word titling a reference page: "initdb", "pg_dump"): the entry of an option it names as
     written (:func:`named_entry`: "-j"), else — when ``in_words`` (the question asks for an
     option or a command) — the entry that says most of it (:func:`best_option`, with ``weigh``'s
-    term weights but the program's own); the entry's description is its ``matched_entry``,
+    term weights but the program's own); the entry's description is its ``matched_entry`` (its term
+    lines ``matched_names``),
     ``entry_named`` says whether the question named it, and ``matched_term`` is the command of a
     group entry the question asks for (:func:`lettered_member`).
     ``None`` when no page with options is named or no entry is found."""
@@ -156,7 +157,11 @@ def option_chunk(
                 best = best_option(question, entries, weights, store.embedding.embeddings)
             if best is None:
                 return None
-            matched = {"matched_entry": best.description, "entry_named": by_name is not None}
+            matched = {
+                "matched_entry": best.description,
+                "matched_names": best.terms,
+                "entry_named": by_name is not None,
+            }
             if member := lettered_member(best, question):
                 matched["matched_term"] = member
             return {**store.fetch([best.chunk_id])[best.chunk_id], **matched}

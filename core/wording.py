@@ -94,16 +94,27 @@ LIMIT = re.compile(r"\b(upper|lower) (?:limit|bound)s?\b", re.IGNORECASE)
 """A limit's name, which says what "maximum" ("upper limit") or "minimum" asks."""
 
 
+UNBOUNDED = re.compile(
+    r"\b(?:of any (?:size|length)|unlimited|(?:no|without (?:an?|any)) (?:upper )?(?:limit|maximum)s?)\b", re.IGNORECASE
+)
+"""A size without a limit ("accepts strings of any size", "unlimited"): it says what "maximum" asks (none)."""
+
+
 EXCLUSION = re.compile(r"\((?:without|except|excluding|but not)\s[^()]*\)", re.IGNORECASE)
 """What a sentence leaves out: "Acquired by VACUUM (without FULL)" is not said of VACUUM FULL."""
 
 
 def said_terms(sentence: str) -> frozenset[str]:
     """The sentence's terms (:func:`core.text.term_set`) and those its superlatives and limits
-    (:data:`LIMIT`) imply; a cross-reference (:data:`REFERENCE`) says nothing itself ("see" there
+    (:data:`LIMIT`, :data:`UNBOUNDED`) imply; a cross-reference (:data:`REFERENCE`) says nothing itself ("see" there
     is no verb of the question's), nor does an exclusion (:data:`EXCLUSION`)."""
     own = term_set(EXCLUSION.sub(" ", REFERENCE.sub(" ", sentence)))
-    limits = term_set(" ".join("maximum" if m.lower() == "upper" else "minimum" for m in LIMIT.findall(sentence)))
+    limits = term_set(
+        " ".join(
+            ["maximum" if m.lower() == "upper" else "minimum" for m in LIMIT.findall(sentence)]
+            + ["maximum"] * bool(UNBOUNDED.search(sentence))
+        )
+    )
     return own.union(limits, *(term_set(SUPERLATIVES[t]) for t in own & SUPERLATIVES.keys()))
 
 

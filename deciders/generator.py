@@ -231,6 +231,8 @@ class ExtractiveGenerator:
         ranked = rank_candidates(
             question, kind, evidence, weights, self.tuning, request.avoid, self.embeddings, request.synonyms
         )
+        # the entry of an option the question names ("vacuumdb -f"): the link to an answer another page states
+        link = next((c for c in ranked if c.chunk.get("entry_named") and c.sentence in c.chunk["matched_entry"]), None)
         if ranked and denied(question, with_context(ranked[0])):  # a denying best yields to an as well supported one
             top = ranked[0].support
             ranked = sorted(ranked, key=lambda c: c.support < top or bool(denied(question, with_context(c))))
@@ -256,6 +258,9 @@ class ExtractiveGenerator:
         if kind == "lock" and blended_support(chosen[:1], weights, self.tuning) < self.tuning.min_answer_support:
             kind = "definition"  # no mode is said well of it: the best sentence, with no short answer, unsure
             chosen = self.select(ranked, kind, weights)
+        if link is not None and chosen and link.chunk["chunk_id"] != chosen[0].chunk["chunk_id"]:
+            named = replace(link, context=link.context or link.chunk.get("matched_names"))  # "-f --full: Perform …"
+            chosen = [*(c for c in chosen if c.sentence != link.sentence), named]
         chain = classify_complexity(question)[0] == "multi"
         support = blended_support(chosen, weights, self.tuning)
         # one fact is stated in one sentence: a single-hop answer's best sentence must support it alone

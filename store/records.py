@@ -30,6 +30,8 @@ class Chunk(TypedDict):
     matched_entry: NotRequired[str]
     """The description of the entry in the chunk a search matched to the question (a program's
     option, :mod:`agentic_rag.option_search`): its sentences answer it first."""
+    matched_names: NotRequired[str]
+    """The matched entry's term lines ("-f --full"), which name what its description says."""
     matched_term: NotRequired[str]
     """The command of the matched group entry the question asks for ("\\dt" of psql's "\\dE … \\dt \\dv" entry)."""
     entry_named: NotRequired[bool]

@@ -695,6 +695,13 @@ def test_a_sentence_says_what_its_superlatives_imply_and_not_its_cross_reference
     assert "see" not in said_terms("PostgreSQL uses GEQO when the joins exceed a threshold (see geqo_threshold).")
     assert "see" not in said_terms("For more information, see Section 13.3 or see the ANALYZE documentation.")
     assert "see" in said_terms("They can see the query plan using EXPLAIN.")
+    # a size without a limit says what "maximum" asks: there is none
+    assert "maximum" in said_terms(
+        "If character varying is used without length specifier, it accepts strings of any size."
+    )
+    assert "maximum" in said_terms("The number of indexes is unlimited.") and "maximum" not in said_terms(
+        "any sizes fit"
+    )
     # an exclusion says nothing of what it leaves out, nor does a cross-reference's "for full details"
     said = said_terms("Acquired by VACUUM (without FULL), ANALYZE (for full details see the documentation).")
     assert {"vacuum", "analyz", "acquir"} <= said and "full" not in said
@@ -841,3 +848,24 @@ def test_a_value_whose_sentence_never_says_the_questions_rarest_term_is_unsure()
     other = ExtractiveGenerator().generate(AnswerRequest(question, [unsaid], "answer", term_weights=weights))
     assert named.short_answer == other.short_answer == "49 characters"
     assert other.support < named.support * TUNING.unsaid_focus_support * 1.5  # halved for the C array's string
+
+
+def test_the_entry_of_an_option_the_question_names_is_cited_with_an_answer_another_page_states():
+    vacuumdb = chunk(
+        "vacuumdb", "vacuumdb", "- -e\n- --echo\n- Echo the commands.\n- -f\n- --full\n- Perform “full” vacuuming.",
+        matched_entry="Perform “full” vacuuming.", matched_names="-f --full", entry_named=True,
+    )  # fmt: skip
+    routine = chunk(
+        "routine", "25.1. Routine Vacuuming",
+        "VACUUM FULL requires an ACCESS EXCLUSIVE lock on the table it is working on.",
+    )  # fmt: skip
+    question = "What lock does vacuumdb -f take on the tables?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [vacuumdb, routine], "answer"))
+    assert answer.short_answer == "ACCESS EXCLUSIVE" and answer.cited == [(1, "routine"), (2, "vacuumdb")]
+    assert answer.text.endswith("-f --full: Perform “full” vacuuming. [2]")
+    # an entry the question does not name as written is not put to its answer
+    unnamed = {**vacuumdb, "entry_named": False}
+    answer = ExtractiveGenerator().generate(
+        AnswerRequest("What lock does a full vacuum take?", [unnamed, routine], "answer")
+    )
+    assert answer.cited == [(1, "routine")]
