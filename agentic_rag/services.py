@@ -20,17 +20,18 @@ from agentic_rag.entry_search import (
     with_rows,
 )
 from agentic_rag.option_search import with_option
+from agentic_rag.spelling import corrected, spelled_as_entries
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.spelling import coined_words
 from core.telemetry_export import configure_telemetry
-from core.text import compound_names, exact_names, identifiers, term_set, terms
+from core.text import asked, compound_names, exact_names, identifiers, term_set, terms
 from core.tuning import TUNING, Tuning
 from core.wording import as_maximum, equivalents, focus_weights
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import default_check, definition_subject, expected_type, self_contained_question
-from deciders.lexicon import WHICH_NOUN, measured_subject, spaced_names
+from deciders.lexicon import WHICH_NOUN, measured_subject
 from deciders.llm import CallLimits
 from graph.context import RunContext
 from graph.services import QuestionTerms
@@ -43,9 +44,6 @@ from store.embedded import embedded_postgres_url
 from store.filters import ChunkFilter
 from store.lexical import lucene_idf
 from store.mentions import Link
-
-_KIND_NOUNS = frozenset({"file", "files", "setting", "parameter", "option", "command", "mode", "level", "method"})
-"""Nouns a "which/what X …?" question ends the kind it asks for with ("config file"): no setting's name then."""
 
 FROM_SETTINGS: Any = object()
 """Marker for "the chat model the settings name" (``None`` means no chat model)."""
@@ -261,34 +259,27 @@ class Services:
         self.__dict__.pop("equivalents", None)
         self.__dict__.pop("wrapped_commands", None)
 
-    def spell_names(self, question: str) -> str:
-        """``question`` with each setting-like name written with spaces (:func:`deciders.lexicon.spaced_names`:
-        "the default autovacuum naptime") that is the term of a typed entry in the collection
-        (:meth:`store.names.NameIndex.entries`: "autovacuum_naptime (integer)"; "default_X" when that
-        is one, after "default" or in a question asking for a default) written as the entry spells it,
-        to be searched and weighed as the exact name; a question naming anything as code is returned
-        as it is. At most ``tuning.spaced_name_candidates`` names are looked up. Then each program
-        named that the collection calls a wrapper around an SQL command is followed by that command
-        (:meth:`wrapped_command`).
-        """
+    def searched_question(self, question: str) -> str:
+        """``question`` with each misspelt name read as the collection spells it
+        (:func:`agentic_rag.spelling.corrected`: "shared_bufers" → ``shared_buffers``) and, of several
+        sentences, only the last when it asks of a name the collection holds ("… we monitor it with
+        Grafana. What is the default of checkpoint_timeout?": the rest is the asker's setting,
+        :func:`core.text.asked`), each program
+        named that the collection calls a wrapper around an SQL command followed by that command
+        (:meth:`wrapped_command`), and each setting-like name written with spaces spelled as its
+        entry (:func:`agentic_rag.spelling.spelled_as_entries`: "autovacuum naptime")."""
+        question = corrected(self.store, question)
+        if (
+            (last := asked(question)) != question
+            and (named := exact_names(last))
+            and not self.store.names.absent(named)
+        ):
+            question = last
         for program in self.wrapped_commands:
             named = re.search(rf"\b{re.escape(program)}(?P<option>\s+--?[a-z][\w-]*)?\b(?! \()", question)
             if named and (said := self.wrapped_command(program, named["option"])):
                 question = f"{question[: named.end()]} ({said}){question[named.end() :]}"
-        if exact_names(question):
-            return question
-        for name in spaced_names(question)[: self.tuning.spaced_name_candidates]:
-            spaced = re.compile(r"\b" + r"\s+".join(name.split("_")) + r"\b")
-            if name.rsplit("_", 1)[-1] in _KIND_NOUNS and re.search(
-                rf"(?i)\b(?:which|what)\s+{spaced.pattern}", question
-            ):
-                continue  # "Which config file decides …?" asks for a file, not the setting config_file
-            default = re.search(rf"(?i)\bdefault\s+{spaced.pattern}", question) or expected_type(question) == "default"
-            if default and self.store.names.entries(f"default_{name}", 1, said=False, typed=True):
-                name = f"default_{name}"  # "the default transaction isolation", "what statistics target … by default?"
-            if spaced.search(question) and self.store.names.entries(name, 1, said=False, typed=True):
-                question = spaced.sub(name, question)
-        return question
+        return spelled_as_entries(self.store, question, self.tuning.spaced_name_candidates)
 
     def describe_source(self, chunk: Chunk) -> str:
         return chunk["source"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import product
 
 from core.text import STOPWORDS
 
@@ -52,3 +53,35 @@ def near_words(word: str) -> list[str]:
 
     near = {c: zipf_frequency(c, "en") for c in _spelling().edit_distance_1(word) if c.isalpha() and c != word}
     return sorted((c for c, zipf in near.items() if zipf >= TYPO_ZIPF), key=lambda c: -near[c])
+
+
+def unknown_words(text: str) -> list[str]:
+    """The words of ``text`` a reader may have misspelt, in order, without repeats: snake_case names
+    (``shared_bufers``) and lower-case words of four or more letters English does not use (below
+    :data:`COINED_ZIPF`: "defualt", "pscl", "pgbouncer")."""
+    from wordfreq import zipf_frequency
+
+    snake = re.findall(r"(?<![\w.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w.-])", text)
+    rare = [
+        w
+        for w in re.findall(r"(?<![\w.-])[a-z]{4,}(?![\w.-])", text)
+        if w not in STOPWORDS and zipf_frequency(w, "en") < COINED_ZIPF
+    ]
+    return list(dict.fromkeys([*snake, *rare]))
+
+
+def spellings(word: str) -> list[str]:
+    """What ``word`` may have meant (Norvig 2007's one-edit candidates): a snake_case name with each
+    part English does not use replaced by its :func:`near_words` ("shared_bufers" → "shared_buffers",
+    fewest changes first); a lower-case word's one-edit variants of four or more letters ("defualt" →
+    "default", "pscl" → "psql"), for a collection to choose among by what it holds."""
+    from wordfreq import zipf_frequency
+
+    if "_" in word:
+        parts = [
+            [part, *near_words(part)] if part.isalpha() and zipf_frequency(part, "en") < COINED_ZIPF else [part]
+            for part in word.split("_")
+        ]
+        changed = sorted(product(*parts), key=lambda p: sum(x != o[0] for x, o in zip(p, parts, strict=True)))
+        return ["_".join(p) for p in changed if "_".join(p) != word]
+    return sorted(c for c in _spelling().edit_distance_1(word) if c.isalpha() and len(c) >= 4 and c != word)

@@ -69,7 +69,7 @@ def terms(text: str) -> tuple[str, ...]:
 _SPELLED_OUT = {
     "config": "configuration", "configs": "configurations", "temp": "temporary", "db": "database", "dbs": "databases",
     "auth": "authentication", "stats": "statistics", "info": "information", "dir": "directory", "dirs": "directories",
-    "param": "parameter", "params": "parameters", "perms": "permissions", "env": "environment",
+    "param": "parameter", "params": "parameters", "perms": "permissions", "env": "environment", "max": "maximum",
 }  # fmt: skip
 """Everyday abbreviations, read as the words documentation spells out ("config file" is a "configuration file")."""
 
@@ -292,6 +292,14 @@ def compound_names(text: str) -> list[str]:
     "Nassau-Saarbucken"): names, unlike "co-starred" or "wall-clock"; in order, without repeats."""
     found = (m.group(0) for m in _COMPOUND.finditer(text))
     return list(dict.fromkeys(w for w in found if any(part[:1].isupper() for part in w.split("-"))))
+
+
+def asked(question: str) -> str:
+    """The last sentence of ``question`` that ends in a question mark, when it has sentences before
+    it ("We run Django. What is the default of work_mem?" asks "What is the default of work_mem?");
+    else ``question`` as it is."""
+    found = re.findall(r"(?:^|(?<=[.!?])\s+)([^.!?]*(?:\.\w[^.!?]*)*\?)", question.strip())
+    return found[-1].strip() if found and found[-1].strip() != question.strip() else question
 
 
 def exact_names(text: str) -> list[str]:

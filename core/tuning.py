@@ -72,7 +72,7 @@ class Tuning:
     the one the question ranks best leads the results (:meth:`agentic_rag.services.Services.with_entry`)."""
     spaced_name_candidates: int = 8
     """Most names written with spaces ("autovacuum naptime") a question is checked for, one entry
-    lookup each (:meth:`agentic_rag.services.Services.spell_names`): a long pasted text names no
+    lookup each (:func:`agentic_rag.spelling.spelled_as_entries`): a long pasted text names no
     setting this way (378 lookups took 2.9 s, eight of common words 0.8 s)."""
     per_query_k: int = 3
     """Chunks kept per query when a hop searches several (one per bridge entity), merged round

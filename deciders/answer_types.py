@@ -34,7 +34,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     (
         "command",
         re.compile(
-            r"\b(how (?:do|can|should|would) (?:i|you|we)|"
+            r"\b(how (?:do|can|should|would) (?:i|you|we)|is there (?:a|any) way to|"
             r"what(?:'s| is) the (?:[\w-]+ )?(?:syntax|command|option|flag|function)|"
             r"which (?:format|file)|which (?:[\w-]+ )?(?:command|meta-command|statement|function|option|flag|switch|"
             r"clause|setting|parameter)|"

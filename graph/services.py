@@ -64,8 +64,10 @@ class GraphServices(Protocol):
         when already known) and its code-like names only a few chunks hold."""
         ...
 
-    def spell_names(self, question: str) -> str:
-        """``question`` with the names it writes with spaces that the collection has an entry of
+    def searched_question(self, question: str) -> str:
+        """``question`` as it is searched: its typos read as the collection spells the words
+        ("shared_bufers" → ``shared_buffers``), only its last sentence when that asks of a name the
+        collection holds, and the names it writes with spaces that the collection has an entry of
         written as that entry spells them ("autovacuum naptime" → ``autovacuum_naptime``)."""
         ...
 

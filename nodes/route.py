@@ -17,8 +17,9 @@ def make_node(services: GraphServices):
     @node(new_turn=True)
     def route(state: AgentState, ctx: RunContext) -> dict:
         """Reset every per-question field, record the question and its run settings, and ask
-        the router for ``retrieve`` or ``direct``; the standalone question of a retrieval spells the
-        names the collection has entries of as the entries do (``autovacuum_naptime``).
+        the router for ``retrieve`` or ``direct``; the standalone question of a retrieval is the question
+        as searched (:meth:`graph.services.GraphServices.searched_question`: typos read as meant, names
+        spelled as the collection's entries, ``autovacuum_naptime``).
 
         Raises:
             InvalidQuestionError: empty or overlong question (before anything is written).
@@ -27,7 +28,7 @@ def make_node(services: GraphServices):
         decision = services.deciders(ctx).router.route(question, list(state.get("messages", [])))
         standalone = decision.standalone_question or question
         if decision.route != "direct":  # a turn answered without documents reads nothing of the collection
-            standalone = services.spell_names(standalone)
+            standalone = services.searched_question(standalone)
         update = fresh_turn(question)
         update.update(
             standalone_question=standalone,

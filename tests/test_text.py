@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import bm25s
 
-from core.spelling import coined_words, near_words
+from core.spelling import coined_words, near_words, spellings, unknown_words
 from core.text import (
     STOPWORDS,
     _stemmer,
     api_entry_name,
+    asked,
     continued_entry,
     cross_reference,
     identifiers,
@@ -104,6 +105,7 @@ def test_terms_are_bm25s_tokens_of_one_text():
     assert terms("the longest") == ("longest",) and terms("Steely Dan") == ("steeli", "dan")
     # an everyday abbreviation is the word documentation spells out
     assert terms("the config file of a temp table") == terms("the configuration file of a temporary table")
+    assert terms("the max length") == terms("the maximum length") and terms("max_connections") != terms("maximum")
 
 
 def test_a_function_named_as_a_call_is_a_term_even_when_its_name_is_a_stop_word():
@@ -146,6 +148,21 @@ def test_a_coined_lower_case_word_names_a_product():
     assert coined_words("What reserach was improtant?") == []  # typos: one edit from an English word
     assert near_words("whitespce") == ["whitespace"]  # a typo pyspellchecker's dictionary does not know
     assert near_words("pgbouncer") == []
+
+
+def test_the_asked_sentence_is_the_last_ending_in_a_question_mark():
+    assert asked("We run Django. I edited postgresql.conf. How do I reload it?") == "How do I reload it?"
+    assert asked("What is the default of work_mem?") == "What is the default of work_mem?"
+    assert asked("Tell me about VACUUM.") == "Tell me about VACUUM."  # no question mark: all of it
+
+
+def test_misspellings_are_one_edit_from_the_word_meant():
+    asked = "Is shared_bufers set by defualt in pscl, with work_mem and the Normans?"
+    assert unknown_words(asked) == ["shared_bufers", "work_mem", "defualt", "pscl"]  # English words, capitals not
+    assert "shared_buffers" in spellings("shared_bufers") and "shared_share" not in spellings("shared_bufers")
+    assert spellings("maintenance_work_mem") == []  # every part is English
+    assert {"default", "psql"} <= {*spellings("defualt"), *spellings("pscl")}
+    assert all(len(w) >= 4 for w in spellings("pscl"))
 
 
 ENTRY = (

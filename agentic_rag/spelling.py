@@ -1,0 +1,63 @@
+"""A question's names spelled as the collection spells them, before they are searched: a typo
+read as meant ("shared_bufers" as ``shared_buffers``, "defualt" as "default", "pscl" as "psql":
+a word no chunk holds, one edit from one the collection does — Norvig 2007, "How to Write a
+Spelling Corrector", with the collection's own words as the dictionary — instead of declined as a
+name the documents "never mention"), and a setting written with spaces as its entry's name
+("autovacuum naptime" as ``autovacuum_naptime``)."""
+
+from __future__ import annotations
+
+import re
+
+from core.spelling import spellings, unknown_words
+from core.text import exact_names
+from deciders.answer_types import expected_type
+from deciders.lexicon import spaced_names
+from store.chunks import ChunkStore
+from store.lexical import lucene_idf
+
+_KIND_NOUNS = frozenset({"file", "files", "setting", "parameter", "option", "command", "mode", "level", "method"})
+"""Nouns a "which/what X …?" question ends the kind it asks for with ("config file"): no setting's name then."""
+MIN_CHUNKS = 2
+"""Chunks that must hold a word for a misspelling to be read as it: one stray mention is no evidence."""
+
+
+def corrected(store: ChunkStore, question: str) -> str:
+    """``question`` with each of its :func:`core.spelling.unknown_words` that no chunk holds
+    (:meth:`store.names.NameIndex.absent`) replaced by the spelling the collection holds: for a
+    snake_case name the first of its :func:`core.spelling.spellings` some chunk contains, for a
+    word the variant most chunks hold (at least :data:`MIN_CHUNKS`). A word with no such
+    spelling is left as written (a name the documents do not mention)."""
+    for word in store.names.absent(unknown_words(question)):
+        candidates = spellings(word)
+        if "_" in word:
+            absent = set(store.names.absent(candidates[:8]))
+            meant = next((c for c in candidates[:8] if c not in absent), None)
+        else:  # the most held variant, by its rarest lexeme's idf
+            idf = store.lexical.idf(candidates)
+            held = [(value, c) for c, value in idf.items() if value <= lucene_idf(store.lexical.size(), MIN_CHUNKS)]
+            meant = min(held)[1] if held else None
+        if meant:
+            question = re.sub(rf"(?<![\w.-]){re.escape(word)}(?![\w.-])", meant, question)
+    return question
+
+
+def spelled_as_entries(store: ChunkStore, question: str, candidates: int) -> str:
+    """``question`` with each setting-like name written with spaces (:func:`deciders.lexicon.spaced_names`:
+    "the default autovacuum naptime") that is the term of a typed entry in the collection
+    (:meth:`store.names.NameIndex.entries`: "autovacuum_naptime (integer)"; "default_X" when that
+    is one, after "default" or in a question asking for a default) written as the entry spells it,
+    to be searched and weighed as the exact name; a question naming anything as code is returned
+    as it is. At most ``candidates`` names are looked up."""
+    if exact_names(question):
+        return question
+    for name in spaced_names(question)[:candidates]:
+        spaced = re.compile(r"\b" + r"\s+".join(name.split("_")) + r"\b")
+        if name.rsplit("_", 1)[-1] in _KIND_NOUNS and re.search(rf"(?i)\b(?:which|what)\s+{spaced.pattern}", question):
+            continue  # "Which config file decides …?" asks for a file, not the setting config_file
+        default = re.search(rf"(?i)\bdefault\s+{spaced.pattern}", question) or expected_type(question) == "default"
+        if default and store.names.entries(f"default_{name}", 1, said=False, typed=True):
+            name = f"default_{name}"  # "the default transaction isolation", "what statistics target … by default?"
+        if spaced.search(question) and store.names.entries(name, 1, said=False, typed=True):
+            question = spaced.sub(name, question)
+    return question
