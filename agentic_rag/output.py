@@ -125,7 +125,10 @@ def answer_line(result: dict) -> str | None:
     """The line printed before an answer's text: "Answer: " and its short answer (:func:`headline`)
     with any :func:`doubt`; for a cited answer without one, that its passages are the answer, so a
     quoted sentence is not taken for a checked value ("Answer: in the passages below (unsure: …)");
-    ``None`` for an abstention or a reply that cites nothing."""
+    for an abstention, that the documents were not found to say it and how sure that is (:func:`verdict`:
+    "the documents may still say it: check the closest passages"); ``None`` for a reply that cites nothing."""
+    if result.get("abstained") and result.get("confidence") is not None:
+        return f"Answer: not found in the documents ({verdict(result)})"
     if short := headline(result):
         return f"Answer: {short}{doubt(result)}"
     if result.get("abstained") or not result.get("citations"):

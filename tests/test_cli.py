@@ -409,7 +409,13 @@ def test_an_answer_without_a_short_answer_says_its_passages_are_the_answer():
     cited = {"question": "What is TOAST?", "citations": [{"mark": 1}], "abstained": False, "confidence": 0.36}
     assert answer_line(cited) == "Answer: in the passages below (unsure: confidence 0.36, below 0.7)"
     assert answer_line({**cited, "question": "What port?", "short_answer": "5432", "confidence": 0.8}) == "Answer: 5432"
-    assert answer_line({**cited, "abstained": True}) is None  # "The documents do not contain …" says it
+    # a decline says first how sure it is that the documents do not say it
+    declined = {**cited, "abstained": True, "stop_reason": "answer_not_found", "confidence": 0.44}
+    assert (
+        answer_line(declined)
+        == "Answer: not found in the documents (the documents may still say it: check the closest passages)"
+    )
+    assert answer_line({**declined, "confidence": None}) is None
     assert answer_line({"question": "thanks!", "citations": [], "confidence": None}) is None  # small talk
 
 
