@@ -262,19 +262,16 @@ class Services:
     def searched_question(self, question: str) -> str:
         """``question`` with each misspelt name read as the collection spells it
         (:func:`agentic_rag.spelling.corrected`: "shared_bufers" → ``shared_buffers``) and, of several
-        sentences, only the last when it asks of a name the collection holds ("… we monitor it with
-        Grafana. What is the default of checkpoint_timeout?": the rest is the asker's setting,
-        :func:`core.text.asked`), each program
+        sentences, only the last when it asks of a name the collection holds and the others name what
+        it does not ("… we monitor it with Grafana. What is the default of checkpoint_timeout?": the
+        asker's setting, :func:`core.text.asked`), each program
         named that the collection calls a wrapper around an SQL command followed by that command
         (:meth:`wrapped_command`), and each setting-like name written with spaces spelled as its
         entry (:func:`agentic_rag.spelling.spelled_as_entries`: "autovacuum naptime")."""
         question = corrected(self.store, question)
-        if (
-            (last := asked(question)) != question
-            and (named := exact_names(last))
-            and not self.store.names.absent(named)
-        ):
-            question = last
+        last = asked(question)
+        if last != question and (named := exact_names(last)) and not self.store.names.absent(named):
+            question = last if self.absent_terms(question[: -len(last)]) else question
         for program in self.wrapped_commands:
             named = re.search(rf"\b{re.escape(program)}(?P<option>\s+--?[a-z][\w-]*)?\b(?! \()", question)
             if named and (said := self.wrapped_command(program, named["option"])):
