@@ -19,6 +19,7 @@ from agentic_rag.entry_search import (
     with_entries,
     with_rows,
 )
+from agentic_rag.function_search import FunctionRow, function_rows, with_function
 from agentic_rag.option_search import with_option
 from agentic_rag.spelling import corrected, spelled_as_entries
 from core import telemetry
@@ -154,6 +155,10 @@ class Services:
                 found = asked  # led by the option it asks of a program: "Which initdb switch …?" → -k, "with -j"
             elif found and (statement := named_statement(self.store, query, where)):  # "create a user": CREATE USER
                 found = with_entries(self.store, self.tuning, [statement], query, found, where, per_term=1, lead=True)
+            elif kind == "command" and (
+                asked := with_function(self.store, query, self.function_rows, found, self.weigh)
+            ):
+                found = asked  # joined by the function whose row says it: "cancel a running query", pg_cancel_backend
             return span.found(with_continued_entries(self.store, found))
 
     def weigh(self, question: str) -> dict[str, float]:
@@ -236,6 +241,11 @@ class Services:
         return found
 
     @cached_property
+    def function_rows(self) -> list[FunctionRow]:
+        """The collection's function table rows (:func:`agentic_rag.function_search.function_rows`), read once."""
+        return function_rows(self.store.names.containing("→"))
+
+    @cached_property
     def wrapped_commands(self) -> dict[str, str]:
         """Each program the collection calls a wrapper around an SQL command, with that command
         (:meth:`store.names.NameIndex.wrapped_commands`), read once (again after :meth:`collection_changed`)."""
@@ -255,9 +265,10 @@ class Services:
         return said if said and not self.store.names.absent([said]) else None
 
     def collection_changed(self) -> None:
-        """Forget what was read from the collection's content (its glossary, its wrappers): an ingest changed it."""
-        self.__dict__.pop("equivalents", None)
-        self.__dict__.pop("wrapped_commands", None)
+        """Forget what was read from the collection's content (its glossary, wrappers, function rows): an ingest
+        changed it."""
+        for read in ("equivalents", "wrapped_commands", "function_rows"):
+            self.__dict__.pop(read, None)
 
     def searched_question(self, question: str) -> str:
         """``question`` with each misspelt name read as the collection spells it

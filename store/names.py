@@ -237,15 +237,19 @@ class NameIndex(TableAddon):
             {"name": title, **params},
         ).fetchall()
 
+    def containing(self, *markers: str) -> list[tuple[str, str]]:
+        """``(chunk id, text)`` of every chunk whose text holds one of ``markers`` as written, in page
+        order (``strpos``, no regex: ~20 ms for 7k chunks)."""
+        where = " OR ".join(["strpos(content, %s) > 0"] * len(markers))
+        query = f"SELECT chunk_id, content FROM {self.table} WHERE {where} ORDER BY source, chunk_index"
+        return self._conn.execute(query, markers).fetchall()
+
     def see_references(self) -> list[tuple[str, str]]:
         """Every cross-reference entry of the collection as (term line, target): a glossary's "Standby
         (server)" followed by "See Replica (server)." (:data:`core.text.SEE`), both as written."""
-        where = "strpos(content, E'\\nSee ') > 0 OR strpos(content, E'\\n- See ') > 0"  # no regex: ~20 ms for 7k chunks
-        rows = self._conn.execute(f"SELECT content FROM {self.table} WHERE {where}").fetchall()
         line = re.compile(r"(?m)^[ \t*•-]*(?P<term>[^\n]{1,80})\n[ \t*•-]*(?P<see>See [^\n]+)$")
-        pairs = (
-            (m["term"].strip(), SEE.match(m["see"].strip())) for (content,) in rows for m in line.finditer(content)
-        )
+        rows = self.containing("\nSee ", "\n- See ")
+        pairs = ((m["term"].strip(), SEE.match(m["see"].strip())) for _, text in rows for m in line.finditer(text))
         return list(dict.fromkeys((term, see["target"]) for term, see in pairs if see))
 
     def alias_rows(self) -> list[tuple[str, str]]:

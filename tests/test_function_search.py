@@ -1,0 +1,64 @@
+"""A built-in function asked for by what it does (agentic_rag/function_search.py): the rows of the
+collection's function tables, each scored against the question; on real pages of the PostgreSQL 15 manual."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentic_rag.function_search import best_function, function_rows, with_function
+from graph.context import RunContext
+
+RULES = RunContext(deciders="rules")
+PAGES = [
+    "functions-admin.html",  # "| pg_cancel_backend ( pid integer ) → boolean Cancels the current query …"
+    "functions-string.html",  # "| octet_length ( text ) → integer Returns number of bytes in the string. …"
+    "sql-dropdatabase.html",  # "DROP DATABASE — remove a database"
+    "hot-standby.html",  # "cancel queries" in prose, many times
+    "adminpack.html",  # "| pg_catalog.pg_file_rename ( … ) → boolean Renames a file." — no column's rename
+]
+
+ROWS = """| Function Description |
+|---|
+| pg_tablespace_size ( name ) → bigint Computes the total disk space used in the tablespace with the specified name. |
+| pg_database_size ( name ) → bigint Computes the total disk space used by the database with the specified name. |
+| pg_cancel_backend ( pid integer ) → boolean Cancels the current query of the session. |
+"""
+
+
+def test_function_rows_are_read_with_the_first_sentence_after_their_result_type():
+    rows = function_rows([("c1", ROWS), ("c2", ROWS)])  # overlapping chunks: each row once, the first chunk's
+    assert [r.name for r in rows] == ["pg_tablespace_size", "pg_database_size", "pg_cancel_backend"]
+    assert rows[2].said == "Cancels the current query of the session." and {r.chunk_id for r in rows} == {"c1"}
+    assert rows[2].row.startswith("| pg_cancel_backend ( pid integer ) → boolean")
+
+
+def test_the_row_saying_nearly_all_of_the_question_is_the_best_and_a_name_breaks_a_tie():
+    rows = function_rows([("c1", ROWS)])
+    assert best_function(rows, {"cancel": 4.4, "queri": 1.5, "run": 2.1}).name == "pg_cancel_backend"
+    # both rows say "disk space used"; the name pg_database_size says "database" too
+    assert best_function(rows, {"disk": 3.4, "space": 3.3, "databas": 1.5}).name == "pg_database_size"
+    assert best_function(rows, {"delet": 2.7, "databas": 1.5}) is None  # no function says most of it
+    # a row without brackets, its first sentence ended by "; see …"
+    now = function_rows([("c2", "| current_time → time with time zone Current time of day; see Section 9.9.5 |")])
+    assert (
+        best_function(now, {"function": 1.0, "return": 1.5, "current": 1.7, "time": 1.8}).said == "Current time of day;"
+    )
+
+
+def test_a_how_to_a_function_does_is_answered_with_its_name(manual):
+    result = manual.ask("How do I cancel a running query?", context=RULES)
+    assert result["short_answer"] == "pg_cancel_backend", result["answer"]
+    assert Path(result["citations"][0]["source"]).name == "functions-admin.html"
+    result = manual.ask("Which function returns the number of bytes in a string?", context=RULES)
+    assert result["short_answer"] == "octet_length", result["answer"]
+    # a question asking to see something is no job for a function that acts ("Releases all … locks held …")
+    services = manual.services
+    asked = "How can I see which locks are currently held in the database?"
+    found = services.store.search(asked, 5)
+    assert with_function(services.store, asked, services.function_rows, found, services.weigh) is None
+    held = "How do I release all advisory locks held by the current session?"
+    joined = with_function(services.store, held, services.function_rows, found, services.weigh)
+    assert "pg_advisory_unlock_all" in {c.get("matched_term") for c in joined}
+    # a statement's how-to is no function's ("pg_file_rename" renames a file, not a database)
+    result = manual.ask("How do I delete a database?", context=RULES)
+    assert result["short_answer"] == "DROP DATABASE", result["answer"]
