@@ -56,9 +56,13 @@ def test_a_how_to_a_function_does_is_answered_with_its_name(manual):
     asked = "How can I see which locks are currently held in the database?"
     found = services.store.search(asked, 5)
     assert with_function(services.store, asked, services.function_rows, found, services.weigh) is None
-    held = "How do I release all advisory locks held by the current session?"
-    joined = with_function(services.store, held, services.function_rows, found, services.weigh)
-    assert "pg_advisory_unlock_all" in {c.get("matched_term") for c in joined}
-    # a statement's how-to is no function's ("pg_file_rename" renames a file, not a database)
+    acting = "How do I terminate another session by its backend process ID?"  # not asked to see: an acting row
+    joined = with_function(services.store, acting, services.function_rows, found, services.weigh)
+    assert "pg_terminate_backend" in {c.get("matched_term") for c in joined}
+    # a statement's how-to is no function's ("pg_file_rename" renames a file, not a database; "lock a table" is
+    # LOCK's, not pg_advisory_lock's)
+    assert (
+        with_function(services.store, "How do I lock a table?", services.function_rows, found, services.weigh) is None
+    )
     result = manual.ask("How do I delete a database?", context=RULES)
     assert result["short_answer"] == "DROP DATABASE", result["answer"]
