@@ -279,7 +279,7 @@ class Services:
         named that the collection calls a wrapper around an SQL command followed by that command
         (:meth:`wrapped_command`), and each setting-like name written with spaces spelled as its
         entry (:func:`agentic_rag.spelling.spelled_as_entries`: "autovacuum naptime")."""
-        question = corrected(self.store, question)
+        question = corrected(self.store, question, self.tuning.misspelling_candidates)
         last = asked(question)
         if last != question and (named := exact_names(last)) and not self.store.names.absent(named):
             question = last if self.absent_terms(question[: -len(last)]) else question

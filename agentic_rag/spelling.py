@@ -22,13 +22,13 @@ MIN_CHUNKS = 2
 """Chunks that must hold a word for a misspelling to be read as it: one stray mention is no evidence."""
 
 
-def corrected(store: ChunkStore, question: str) -> str:
-    """``question`` with each of its :func:`core.spelling.unknown_words` that no chunk holds
+def corrected(store: ChunkStore, question: str, candidates: int) -> str:
+    """``question`` with each of its first ``candidates`` :func:`core.spelling.unknown_words` that no chunk holds
     (:meth:`store.names.NameIndex.absent`) replaced by the spelling the collection holds: for a
     snake_case name the first of its :func:`core.spelling.spellings` some chunk contains, for a
     word the variant most chunks hold (at least :data:`MIN_CHUNKS`). A word with no such
     spelling is left as written (a name the documents do not mention)."""
-    for word in store.names.absent(unknown_words(question)):
+    for word in store.names.absent(unknown_words(question)[:candidates]):
         candidates = spellings(word)
         if "_" in word:
             absent = set(store.names.absent(candidates[:8]))
