@@ -21,15 +21,15 @@ from agentic_rag.entry_search import (
 )
 from agentic_rag.function_search import FunctionRow, function_rows, with_function
 from agentic_rag.option_search import with_option
-from agentic_rag.spelling import corrected, spelled_as_entries
+from agentic_rag.spelling import corrected, spelled_as_entries, spelled_out
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.spelling import coined_words
 from core.telemetry_export import configure_telemetry
-from core.text import asked, compound_names, exact_names, identifiers, term_set, terms
+from core.text import compound_names, exact_names, identifiers, term_set, terms
 from core.tuning import TUNING, Tuning
-from core.wording import as_maximum, equivalents, focus_weights
+from core.wording import as_maximum, asked, equivalents, focus_weights
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import default_check, definition_subject, expected_type, self_contained_question
 from deciders.lexicon import WHICH_NOUN, measured_subject
@@ -275,10 +275,11 @@ class Services:
         (:func:`agentic_rag.spelling.corrected`: "shared_bufers" → ``shared_buffers``) and, of several
         sentences, only the last when it asks of a name the collection holds and the others name what
         it does not ("… we monitor it with Grafana. What is the default of checkpoint_timeout?": the
-        asker's setting, :func:`core.text.asked`), each program
+        asker's setting, :func:`core.wording.asked`), each program
         named that the collection calls a wrapper around an SQL command followed by that command
-        (:meth:`wrapped_command`), and each setting-like name written with spaces spelled as its
-        entry (:func:`agentic_rag.spelling.spelled_as_entries`: "autovacuum naptime")."""
+        (:meth:`wrapped_command`), each setting-like name written with spaces spelled as its
+        entry (:func:`agentic_rag.spelling.spelled_as_entries`: "autovacuum naptime"), and an
+        everyday "max" as "maximum" (:func:`agentic_rag.spelling.spelled_out`)."""
         question = corrected(self.store, question, self.tuning.misspelling_candidates)
         last = asked(question)
         if last != question and (named := exact_names(last)) and not self.store.names.absent(named):
@@ -287,7 +288,7 @@ class Services:
             named = re.search(rf"\b{re.escape(program)}(?P<option>\s+--?[a-z][\w-]*)?\b(?! \()", question)
             if named and (said := self.wrapped_command(program, named["option"])):
                 question = f"{question[: named.end()]} ({said}){question[named.end() :]}"
-        return spelled_as_entries(self.store, question, self.tuning.spaced_name_candidates)
+        return spelled_out(spelled_as_entries(self.store, question, self.tuning.spaced_name_candidates))
 
     def describe_source(self, chunk: Chunk) -> str:
         return chunk["source"]

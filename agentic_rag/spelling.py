@@ -22,6 +22,17 @@ MIN_CHUNKS = 2
 """Chunks that must hold a word for a misspelling to be read as it: one stray mention is no evidence."""
 
 
+_MAX = re.compile(r"\bmax\b(?![\s_]*\()")
+"""The everyday "max" ("the max number of columns"), not the aggregate ``max()``: documentation
+says "maximum", and "max" searched finds ``MAX()`` (a release note's "MIN() or MAX() aggregates")."""
+
+
+def spelled_out(question: str) -> str:
+    """``question`` with an everyday "max" written "maximum" (:data:`_MAX`; after a setting written
+    with spaces is spelled as its name: "max connections" is ``max_connections``)."""
+    return _MAX.sub("maximum", question)
+
+
 def corrected(store: ChunkStore, question: str, candidates: int) -> str:
     """``question`` with each of its first ``candidates`` :func:`core.spelling.unknown_words` that no chunk holds
     (:meth:`store.names.NameIndex.absent`) replaced by the spelling the collection holds: for a

@@ -294,14 +294,6 @@ def compound_names(text: str) -> list[str]:
     return list(dict.fromkeys(w for w in found if any(part[:1].isupper() for part in w.split("-"))))
 
 
-def asked(question: str) -> str:
-    """The last sentence of ``question`` that ends in a question mark, when it has sentences before
-    it ("We run Django. What is the default of work_mem?" asks "What is the default of work_mem?");
-    else ``question`` as it is."""
-    found = re.findall(r"(?:^|(?<=[.!?])\s+)([^.!?]*(?:\.\w[^.!?]*)*\?)", question.strip())
-    return found[-1].strip() if found and found[-1].strip() != question.strip() else question
-
-
 def exact_names(text: str) -> list[str]:
     """The :func:`identifiers` of ``text`` spelled as code — ``snake_case`` or dotted
     (``work_mem``, ``pg_hba.conf``) — which the search index splits into common words."""

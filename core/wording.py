@@ -148,3 +148,11 @@ def equivalents(references: Sequence[tuple[str, str]]) -> dict[str, tuple[frozen
 def equated(said: frozenset[str], synonyms: Synonyms) -> frozenset[str]:
     """``said`` (a sentence's terms) with each term of ``synonyms`` whose equivalent it holds in full."""
     return said | {term for term, sets in synonyms.items() if term not in said and any(s <= said for s in sets)}
+
+
+def asked(question: str) -> str:
+    """The last sentence of ``question`` that ends in a question mark, when it has sentences before
+    it ("We run Django. What is the default of work_mem?" asks "What is the default of work_mem?");
+    else ``question`` as it is."""
+    found = re.findall(r"(?:^|(?<=[.!?])\s+)([^.!?]*(?:\.\w[^.!?]*)*\?)", question.strip())
+    return found[-1].strip() if found and found[-1].strip() != question.strip() else question

@@ -237,9 +237,8 @@ STATEMENT_VERBS: dict[str, tuple[str, ...]] = {
     "give": ("GRANT",),
     "lock": ("LOCK",),
 }
-"""The statements an everyday verb of a how-to may mean ("delete a database": DROP DATABASE,
-"delete a row": DELETE; "empty a table": TRUNCATE; "give a user …": GRANT; "rename": ALTER;
-"reset a sequence": ALTER SEQUENCE; "export a table": COPY; "lock a table": LOCK)."""
+"""The statements an everyday verb of a how-to may mean ("delete a database": DROP DATABASE, "delete a row":
+DELETE; "empty a table": TRUNCATE; "give …": GRANT; "reset a sequence": ALTER SEQUENCE; "export": COPY)."""
 PROSE_STATEMENT = re.compile(  # "how do I drop a table", "which SQL command drops a table"
     rf"(?:\bhow\s+(?:do|can|should|would|to)\b.*?|\bwhich\s+(?:\w+\s+)?(?:command|statement)\s+)\b(?P<verb>{'|'.join(STATEMENT_VERBS)})"
     r"(?:e?s)?\s+(?:(?:a|an|the|new|my|our|your|another)\s+)*(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?",

@@ -132,6 +132,10 @@ def test_a_misspelt_name_is_read_as_the_collection_spells_it(manual):
     assert manual.services.searched_question(asked) == "What is the default value of shared_buffers in psql?"
     result = manual.ask("what is shared_bufers set to if I never touch it?", context=RULES)
     assert result["short_answer"] == "128 megabytes (128MB)" and not result["abstained"], result["answer"]
+    # an everyday "max" is searched as the documents' "maximum", the aggregate max() as written
+    assert manual.services.searched_question("What's the max size of max() input?") == (
+        "What's the maximum size of max() input?"
+    )
     # a name one edit from nothing the collection holds is left as written: the documents do not mention it
     assert manual.services.searched_question("Does pgbouncer pool connections?") == "Does pgbouncer pool connections?"
 

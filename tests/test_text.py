@@ -9,7 +9,6 @@ from core.text import (
     STOPWORDS,
     _stemmer,
     api_entry_name,
-    asked,
     continued_entry,
     cross_reference,
     identifiers,
@@ -18,6 +17,7 @@ from core.text import (
     sentences,
     terms,
 )
+from core.wording import asked
 
 
 def test_list_items_and_headings_are_sentences_of_their_own():
