@@ -37,17 +37,21 @@ def corrected(store: ChunkStore, question: str, candidates: int) -> str:
     """``question`` with each of its first ``candidates`` :func:`core.spelling.unknown_words` that no chunk holds
     (:meth:`store.names.NameIndex.absent`) replaced by the spelling the collection holds: for a
     snake_case name the first of its :func:`core.spelling.spellings` some chunk contains, for a
-    word the variant most chunks hold (at least :data:`MIN_CHUNKS`). A word with no such
+    word the variant most chunks hold (at least :data:`MIN_CHUNKS`, by its stem) that one holds as
+    written ("automaticaly" is "automatically", not "automatical", whose stem is the same). A word with no such
     spelling is left as written (a name the documents do not mention)."""
     for word in store.names.absent(unknown_words(question)[:candidates]):
         candidates = spellings(word)
         if "_" in word:
             absent = set(store.names.absent(candidates[:8]))
             meant = next((c for c in candidates[:8] if c not in absent), None)
-        else:  # the most held variant, by its rarest lexeme's idf
+        else:  # the most held variants, by their rarest lexeme's idf, the first some chunk holds as written
             idf = store.lexical.idf(candidates)
-            held = [(value, c) for c, value in idf.items() if value <= lucene_idf(store.lexical.size(), MIN_CHUNKS)]
-            meant = min(held)[1] if held else None
+            held = sorted(
+                (value, c) for c, value in idf.items() if value <= lucene_idf(store.lexical.size(), MIN_CHUNKS)
+            )
+            absent = set(store.names.absent([c for _, c in held[:5]]))
+            meant = next((c for _, c in held[:5] if c not in absent), None)
         if meant:
             question = re.sub(rf"(?<![\w.-]){re.escape(word)}(?![\w.-])", meant, question)
     return question

@@ -132,6 +132,8 @@ def test_a_misspelt_name_is_read_as_the_collection_spells_it(manual):
     assert manual.services.searched_question(asked) == "What is the default value of shared_buffers in psql?"
     result = manual.ask("what is shared_bufers set to if I never touch it?", context=RULES)
     assert result["short_answer"] == "128 megabytes (128MB)" and not result["abstained"], result["answer"]
+    # of variants with one stem ("automatical", "automatically"), the one a chunk holds as written
+    assert "automatically readable" in manual.services.searched_question("Are new tables automaticaly readable?")
     # an everyday "max" is searched as the documents' "maximum", the aggregate max() as written
     assert manual.services.searched_question("What's the max size of max() input?") == (
         "What's the maximum size of max() input?"
