@@ -124,6 +124,9 @@ _CONDITION = re.compile(r"\b(?:if|unless|without|that)\b[^,?]*|(?<!^)(?<!^\s)\bw
 """A condition or a relative clause, whose negation describes the user's situation or the thing
 asked about, not what is asked ("if I never touch the config", "the way that doesn't block
 writes"); a question's first "When" asks for a time ("When wasn't King George's war?")."""
+_RESTRICTION = re.compile(r"\b(?:only|just)\b[^,?.]*?(?:,|\band\b|\bbut\b)\s*(?:no|not)\s+\w+", re.I)
+"""What a question leaves out of what it asks for ("dump only the schema, no data", "just the table
+definitions and no rows"): a restriction, not a negation asked."""
 _SAYS_NEGATED = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|fail(?:ed|s|ure)?|refus(?:e|ed|es|al)|"
     r"forb[ia]d\w*|prohibit\w*|bann?(?:s|ed)?|"
@@ -169,7 +172,7 @@ def unnegated(question: str, sentence: str) -> str:
 def _asked_negation(question: str) -> tuple[str, str]:
     """The negation ``question`` asks with, outside a condition or relative clause, and the
     question's words after it (``("", "")`` if none)."""
-    stripped = _CONDITION.sub(" ", question)
+    stripped = _RESTRICTION.sub(" ", _CONDITION.sub(" ", question))
     asked = _ASKS_NEGATED.search(stripped)
     return (" ".join(asked.group(0).lower().split()), stripped[asked.end() :]) if asked else ("", "")
 

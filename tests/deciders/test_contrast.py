@@ -52,6 +52,11 @@ def test_a_question_asking_with_a_negation_needs_a_sentence_saying_something_in_
     assert unnegated("What are hospital medications forbidden from being?", "They are unit-dose.") == "forbidden"
     assert unnegated("What is banned in Paris?", "Smoking is banned in Paris.") == ""
     assert unnegated("Who directed Forbidden Ground?", "Forbidden Ground is a film by Pál Gábor.") == ""
+    # what a question leaves out of what it asks for is a restriction, not a negation
+    schema = "Dump only the object definitions (schema), not data."
+    assert unnegated("How do I dump only the schema, no data, with pg_dump?", "Dump the schema.") == ""
+    assert unnegated("Which flag dumps just the table definitions and no rows?", schema) == ""
+    assert unnegated("Why did only the king not attend?", "The king attended.") == "not"
     # a sentence in the negative or by contrast may answer it
     greeks = "Greeks did not consider 1 a number."
     assert unnegated("What number did early Greeks not regard as a number?", greeks) == ""
