@@ -282,7 +282,7 @@ class Services:
         everyday "max" as "maximum" (:func:`agentic_rag.spelling.spelled_out`)."""
         question = corrected(self.store, question, self.tuning.misspelling_candidates)
         last = asked(question)
-        if last != question and (named := exact_names(last)) and not self.store.names.absent(named):
+        if last != question and (own := exact_names(last)) and not self.store.names.absent(own):
             question = last if self.absent_terms(question[: -len(last)]) else question
         for program in self.wrapped_commands:
             named = re.search(rf"\b{re.escape(program)}(?P<option>\s+--?[a-z][\w-]*)?\b(?! \()", question)

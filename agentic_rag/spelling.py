@@ -2,8 +2,8 @@
 read as meant ("shared_bufers" as ``shared_buffers``, "defualt" as "default", "pscl" as "psql":
 a word no chunk holds, one edit from one the collection does — Norvig 2007, "How to Write a
 Spelling Corrector", with the collection's own words as the dictionary — instead of declined as a
-name the documents "never mention"), and a setting written with spaces as its entry's name
-("autovacuum naptime" as ``autovacuum_naptime``)."""
+name the documents "never mention"), a setting written with spaces as its entry's name
+("autovacuum naptime" as ``autovacuum_naptime``), and an everyday "max" as "maximum"."""
 
 from __future__ import annotations
 
@@ -20,8 +20,6 @@ _KIND_NOUNS = frozenset({"file", "files", "setting", "parameter", "option", "com
 """Nouns a "which/what X …?" question ends the kind it asks for with ("config file"): no setting's name then."""
 MIN_CHUNKS = 2
 """Chunks that must hold a word for a misspelling to be read as it: one stray mention is no evidence."""
-
-
 _MAX = re.compile(r"\bmax\b(?![\s_]*\()")
 """The everyday "max" ("the max number of columns"), not the aggregate ``max()``: documentation
 says "maximum", and "max" searched finds ``MAX()`` (a release note's "MIN() or MAX() aggregates")."""
@@ -41,12 +39,12 @@ def corrected(store: ChunkStore, question: str, candidates: int) -> str:
     written ("automaticaly" is "automatically", not "automatical", whose stem is the same). A word with no such
     spelling is left as written (a name the documents do not mention)."""
     for word in store.names.absent(unknown_words(question)[:candidates]):
-        candidates = spellings(word)
+        variants = spellings(word)
         if "_" in word:
-            absent = set(store.names.absent(candidates[:8]))
-            meant = next((c for c in candidates[:8] if c not in absent), None)
+            absent = set(store.names.absent(variants[:8]))
+            meant = next((c for c in variants[:8] if c not in absent), None)
         else:  # the most held variants, by their rarest lexeme's idf, the first some chunk holds as written
-            idf = store.lexical.idf(candidates)
+            idf = store.lexical.idf(variants)
             held = sorted(
                 (value, c) for c, value in idf.items() if value <= lucene_idf(store.lexical.size(), MIN_CHUNKS)
             )
