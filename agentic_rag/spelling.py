@@ -38,16 +38,15 @@ def corrected(store: ChunkStore, question: str, candidates: int) -> str:
     word the variant most chunks hold (at least :data:`MIN_CHUNKS`, by its stem) that one holds as
     written ("automaticaly" is "automatically", not "automatical", whose stem is the same). A word with no such
     spelling is left as written (a name the documents do not mention)."""
+    held_idf = None  # the idf of a word MIN_CHUNKS chunks hold, read once
     for word in store.names.absent(unknown_words(question)[:candidates]):
         variants = spellings(word)
         if "_" in word:
             absent = set(store.names.absent(variants[:8]))
             meant = next((c for c in variants[:8] if c not in absent), None)
         else:  # the most held variants, by their rarest lexeme's idf, the first some chunk holds as written
-            idf = store.lexical.idf(variants)
-            held = sorted(
-                (value, c) for c, value in idf.items() if value <= lucene_idf(store.lexical.size(), MIN_CHUNKS)
-            )
+            held_idf = lucene_idf(store.lexical.size(), MIN_CHUNKS) if held_idf is None else held_idf
+            held = sorted((value, c) for c, value in store.lexical.idf(variants).items() if value <= held_idf)
             absent = set(store.names.absent([c for _, c in held[:5]]))
             meant = next((c for _, c in held[:5] if c not in absent), None)
         if meant:

@@ -22,6 +22,15 @@ def _spelling():
     return SpellChecker(language="en", distance=1)
 
 
+def _rare_words(text: str) -> list[str]:
+    """Lower-case words of ``text`` of four or more letters used below :data:`COINED_ZIPF` in
+    wordfreq's English frequencies, in order, without repeats."""
+    from wordfreq import zipf_frequency  # its word lists load in ~0.3 s: only when a question is read
+
+    words = dict.fromkeys(re.findall(r"(?<![\w.-])[a-z]{4,}(?![\w.-])", text))
+    return [w for w in words if w not in STOPWORDS and zipf_frequency(w, "en") < COINED_ZIPF]
+
+
 def coined_words(text: str) -> list[str]:
     """Lower-case words of ``text`` of four or more letters that English does not use, nor are a
     typo of an English word, in order, without repeats: products and tools written in lower case
@@ -32,10 +41,7 @@ def coined_words(text: str) -> list[str]:
     (Norvig 2007, "How to Write a Spelling Corrector"). A coined word one edit from an English word
     is missed ("patroni": "patron"): the typo is the likelier reading.
     """
-    from wordfreq import zipf_frequency  # its word lists load in ~0.3 s: only when a question is read
-
-    words = dict.fromkeys(re.findall(r"(?<![\w.-])[a-z]{4,}(?![\w.-])", text))
-    rare = [w for w in words if w not in STOPWORDS and zipf_frequency(w, "en") < COINED_ZIPF]
+    rare = _rare_words(text)
     spelling = _spelling() if rare else None
     return [w for w in rare if not spelling.known(spelling.edit_distance_1(w))]
 
@@ -59,15 +65,8 @@ def unknown_words(text: str) -> list[str]:
     """The words of ``text`` a reader may have misspelt, in order, without repeats: snake_case names
     (``shared_bufers``) and lower-case words of four or more letters English does not use (below
     :data:`COINED_ZIPF`: "defualt", "pscl", "pgbouncer")."""
-    from wordfreq import zipf_frequency
-
     snake = re.findall(r"(?<![\w.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w.-])", text)
-    rare = [
-        w
-        for w in re.findall(r"(?<![\w.-])[a-z]{4,}(?![\w.-])", text)
-        if w not in STOPWORDS and zipf_frequency(w, "en") < COINED_ZIPF
-    ]
-    return list(dict.fromkeys([*snake, *rare]))
+    return list(dict.fromkeys([*snake, *_rare_words(text)]))
 
 
 def spellings(word: str) -> list[str]:

@@ -76,7 +76,7 @@ class Tuning:
     setting this way (378 lookups took 2.9 s, eight of common words 0.8 s)."""
     misspelling_candidates: int = 4
     """Most words a question is checked for typos (:func:`agentic_rag.spelling.corrected`): each costs
-    a lookup of its one-edit variants (~75 ms); a pasted text of 20 rare words took 1 s unbounded."""
+    a lookup of its one-edit variants (~35 ms); a pasted text of 20 rare words took 1 s unbounded."""
     per_query_k: int = 3
     """Chunks kept per query when a hop searches several (one per bridge entity), merged round
     robin: every bridge hypothesis's best chunk comes before any second one. More per query
