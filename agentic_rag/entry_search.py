@@ -6,6 +6,7 @@ miss them, and the term line of the entry a chunk continues.
 
 from __future__ import annotations
 
+import re
 from itertools import zip_longest
 from typing import Sequence
 
@@ -148,9 +149,17 @@ def defaulted_setting(store: ChunkStore, question: str, where: ChunkFilter | Non
     else the noun after "which"/"what", :data:`deciders.lexicon.WHICH_NOUN`: "what port … if I never
     touch the config?", unless a program is named: "What encoding does initdb use?" is initdb's)
     when it is a setting's entry term in the collection ("TimeZone (string)":
-    :meth:`store.names.NameIndex.entries` with ``typed``), as a one-item list; else empty."""
+    :meth:`store.names.NameIndex.entries` with ``typed``), or a part of the one setting name that
+    has it as a part ("which address …?": "listen_addresses (string)"), as a one-item list; else empty."""
     found = DEFAULT_OF.search(question) or (not coined_words(question) and WHICH_NOUN.search(question))
     word = found and found[1]
     if not word or word.lower() in STOPWORDS or "_" in word:
         return []
-    return [word] if store.names.entries(word, 1, where, said=False, typed=True) else []
+    if store.names.entries(word, 1, where, said=False, typed=True):
+        return [word]
+    ids = store.names.entries(word.lower(), 5, where, said=False, typed=True, part=True)
+    term = re.compile(
+        rf"(?im)^[ \t*•-]*((?:\w+_)+{re.escape(word)}(?:e?s)?(?:_\w+)*|{re.escape(word)}(?:e?s)?(?:_\w+)+) +\("
+    )
+    names = {m[1].lower() for chunk in store.fetch(ids).values() for m in term.finditer(chunk["text"])}
+    return list(names) if len(names) == 1 else []

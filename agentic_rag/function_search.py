@@ -31,6 +31,8 @@ reports (:data:`_REPORTING`) answers it, not one that acts ("Releases all adviso
 _REPORTING = re.compile(r"^(?:Returns|Computes|Reports|Lists|Shows|Gets|Tests|Checks)\b")
 _EXCLUDING = re.compile(r"\bexcluding\s[^,;(]*")
 """What a row leaves out: "Computes the disk space used by the specified table, excluding indexes"."""
+_CALLED = re.compile(r"\b([a-z_][\w.]*)\(\s*\)")
+"""A function a question names as a call: "concat()", "now()"."""
 MIN_COVERAGE = 0.7
 """The weighted share of the question's terms a row must say to answer it: "Deletes a replication
 origin" says 0.65 of "How do I delete a database?", which no function does."""
@@ -100,3 +102,23 @@ def with_function(
     matched = {"matched_entry": best.row, "matched_term": best.name}
     found = [{**c, **matched} if c["chunk_id"] == best.chunk_id else c for c in found]
     return joined(found, [{**chunk, **matched}])
+
+
+def with_called_function(
+    store: ChunkStore, question: str, rows: Sequence[FunctionRow], found: list[Chunk]
+) -> list[Chunk] | None:
+    """``found`` joined by the chunks of the rows of the functions ``question`` names as calls
+    ("Does concat() give me NULL back …?": "| concat ( val1 "any" … ) → text … NULL arguments are
+    ignored."), each carrying its row as ``matched_entry``, the function's name as ``matched_names``
+    and ``entry_named`` true (the grader keeps it); ``None`` when it names none a row has.
+    A table chunk holds many rows, so a function's own row seldom ranks by the question's other words."""
+    called = set(_CALLED.findall(question.lower()))
+    named = {
+        r.chunk_id: {"matched_entry": r.row, "matched_names": r.name, "entry_named": True}
+        for r in rows
+        if r.name in called
+    }
+    if not named:
+        return None
+    found = [{**c, **named[c["chunk_id"]]} if c["chunk_id"] in named else c for c in found]
+    return joined(found, [{**chunk, **named[cid]} for cid, chunk in store.fetch(list(named)).items()])

@@ -9,18 +9,9 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from agentic_rag.entry_search import (
-    defaulted_setting,
-    interleaved,
-    lock_modes,
-    modes_said_of,
-    named_statement,
-    with_continued_entries,
-    with_entries,
-    with_rows,
-)
-from agentic_rag.function_search import FunctionRow, function_rows, with_function
-from agentic_rag.option_search import with_option
+from agentic_rag.entry_joins import with_asked_entries
+from agentic_rag.entry_search import interleaved
+from agentic_rag.function_search import FunctionRow, function_rows
 from agentic_rag.spelling import corrected, spelled_as_entries, spelled_out
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
@@ -31,8 +22,7 @@ from core.text import compound_names, exact_names, identifiers, term_set, terms
 from core.tuning import TUNING, Tuning
 from core.wording import as_maximum, asked, equivalents, focus_weights
 from deciders import DECISION_POINTS, Deciders, build_deciders
-from deciders.answer_types import default_check, definition_subject, expected_type, self_contained_question
-from deciders.lexicon import WHICH_NOUN, measured_subject
+from deciders.answer_types import self_contained_question
 from deciders.llm import CallLimits
 from graph.context import RunContext
 from graph.services import QuestionTerms
@@ -125,41 +115,8 @@ class Services:
             found = self.store.search(as_maximum(query), k, where=where)  # "the limit on X": its maximum
             if found and (asked := self_contained_question(query)):  # a situation, then a question of its own:
                 found = interleaved(found, self.store.search(asked, k, where=where))[:k]  # what it asks ranks too
-            kind = ("default" if default_check(query) else expected_type(query)) if found else None  # is it X?
-            if found and (asked := with_option(self.store, query, None, found, self.weigh, where)):
-                found = asked  # led by the entry of an option it names: "What does pg_restore --clean do?"
-            elif found and (term := definition_subject(query)):
-                found = with_entries(self.store, self.tuning, [term], query, found, where, per_term=1)
-            elif kind == "default" and (names := exact_names(query) or defaulted_setting(self.store, query, where)):
-                # a default is stated in the setting's entry: every entry of the name, one a page, first; and its rest
-                typed = not exact_names(query)
-                found = with_entries(
-                    self.store, self.tuning, names, query, found, where, per_term=2, lead=True, typed=typed
-                )
-                tails = list(self.store.fetch(self.store.names.entry_tails(found, names)).values())
-                found = (found[:1] + tails + found[1:])[: len(found)]
-            elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
-                # "what port …?": the entries the noun names (a setting's "port (integer)"), one a page
-                found = with_entries(self.store, self.tuning, [noun[1].lower()], query, found, where, per_term=2)
-            elif kind == "quantity" and (measured := measured_subject(query)):
-                found = with_rows(self.store, self.tuning, measured, query, found, where)  # "| bigint | 8 bytes |"
-            elif kind == "lock" and (modes := lock_modes(found) or modes_said_of(self.store, query, k, where)):
-                # the entries of the lock modes found say what takes each ("ACCESS EXCLUSIVE (AccessExclusiveLock)"),
-                # and those of the modes these entries name (their conflicts): the one taken may not be named before
-                for _ in range(2):
-                    found = with_entries(self.store, self.tuning, modes, query, found, where, per_term=1, typed=True)
-                    if not (more := [m for m in lock_modes(found) if m not in modes]):
-                        break
-                    modes += more
-            elif found and (asked := with_option(self.store, query, kind, found, self.weigh, where)):
-                found = asked  # led by the option it asks of a program: "Which initdb switch …?" → -k, "with -j"
-            elif found and (statement := named_statement(self.store, query, where)):  # "create a user": CREATE USER
-                found = with_entries(self.store, self.tuning, [statement], query, found, where, per_term=1, lead=True)
-            elif kind == "command" and (
-                asked := with_function(self.store, query, self.function_rows, found, self.weigh)
-            ):
-                found = asked  # joined by the function whose row says it: "cancel a running query", pg_cancel_backend
-            return span.found(with_continued_entries(self.store, found))
+            found = with_asked_entries(self.store, self.tuning, query, found, self.weigh, self.function_rows, where)
+            return span.found(found)
 
     def weigh(self, question: str) -> dict[str, float]:
         return focus_weights(question, self.question_terms(question).weights)  # its focus terms with their IDF

@@ -232,6 +232,11 @@ def rank_candidates(
                     and not head[1] <= own
                 )
                 context = supplying or (head[0] if names_entry else None)
+                if chunk.get("entry_named") and sentence in chunk.get("matched_entry", ""):
+                    # a later sentence of the entry the question names is about it: "NULL arguments are ignored."
+                    entry_names = term_set(chunk.get("matched_names", ""))  # of concat's row
+                    credits.update({t: 1.0 for t in entry_names if t in weights})
+                    context = context or chunk.get("matched_names")
                 typed = tuple(spans(sentence, kind, question)) if kind not in UNTYPED else ()
                 defining = head is not None and head[0] != sentence and not head[2]
                 if defining and not typed and (kind == "command" or asks_api):

@@ -19,7 +19,7 @@ import re
 import unicodedata
 from itertools import pairwise
 
-from core.text import STOPWORDS, term_set, terms
+from core.text import STOPWORDS, sentences, term_set, terms
 from deciders.answer_types import expected_type
 from deciders.lexicon import CONTRASTS
 
@@ -170,8 +170,12 @@ def unnegated(question: str, sentence: str) -> str:
 
 
 def _asked_negation(question: str) -> tuple[str, str]:
-    """The negation ``question`` asks with, outside a condition or relative clause, and the
-    question's words after it (``("", "")`` if none)."""
+    """The negation ``question`` asks with, outside a condition or relative clause and the statements
+    setting its scene ("Other hosts can't reach my server. Which address …?"), and the question's
+    words after it (``("", "")`` if none)."""
+    said = sentences(question)
+    if len(said) > 1 and not said[-2].rstrip().endswith("?"):
+        question = said[-1]
     stripped = _RESTRICTION.sub(" ", _CONDITION.sub(" ", question))
     asked = _ASKS_NEGATED.search(stripped)
     return (" ".join(asked.group(0).lower().split()), stripped[asked.end() :]) if asked else ("", "")

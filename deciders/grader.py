@@ -78,7 +78,9 @@ class LexicalGrader:
         self.sufficient_coverage = tuning.sufficient_coverage
 
     def score(self, question_terms: frozenset[str], query_terms: frozenset[str], chunk: HopChunk) -> float:
-        """Relevance of one chunk, 0–1 (``query_terms`` empty on the first hop)."""
+        """Relevance of one chunk, 0–1 (``query_terms`` empty on the first hop); at least
+        ``min_relevance`` for a chunk holding the entry the question names (``entry_named``: the
+        option or function it asks about), which a table of many entries covers little of."""
         retrieval = chunk["score"]
         match = coverage(question_terms, f"{chunk['title']} {chunk['text']}")
         if chunk.get("via"):
@@ -86,7 +88,8 @@ class LexicalGrader:
         if query_terms:
             where = chunk["title"] if chunk.get("linked_from") else f"{chunk['title']} {chunk['text']}"
             match = max(match, self.chain_weight * coverage(query_terms, where))
-        return round(self.coverage_weight * match + (1 - self.coverage_weight) * retrieval, 4)
+        score = round(self.coverage_weight * match + (1 - self.coverage_weight) * retrieval, 4)
+        return max(score, self.min_relevance) if chunk.get("entry_named") else score
 
     def grade(self, question: str, query: str, chunks: Sequence[HopChunk], evidence: Sequence[HopChunk]) -> Grading:
         q_terms = asked_terms(question)

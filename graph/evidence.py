@@ -44,15 +44,17 @@ def names_its_title(question: str, title: str) -> bool:
 
 def mark_anchors(question: str, first_hop: list[EvidenceChunk], anchors: int) -> list[EvidenceChunk]:
     """First-hop chunks marked ``named`` (the question names their title) and ``anchor`` (one of
-    the ``anchors`` best ranked, or the best-ranked chunk of a named title: "Postgres" in a
-    question about a manual names the page ``postgres``, whose other chunks are tail)."""
+    the ``anchors`` best ranked, the best-ranked chunk of a named title — "Postgres" in a
+    question about a manual names the page ``postgres``, whose other chunks are tail — or one
+    holding the entry the question names, ``entry_named``: "concat()" names its table row)."""
     marked, held = [], set()
     for chunk in sorted(first_hop, key=lambda c: c.get("rank", 0)):
         named = names_its_title(question, chunk["title"])
         first_of_title = named and chunk["title"] not in held
         if named:
             held.add(chunk["title"])
-        marked.append({**chunk, "named": named, "anchor": chunk.get("rank", 0) < anchors or first_of_title})
+        anchor = chunk.get("rank", 0) < anchors or first_of_title or bool(chunk.get("entry_named"))
+        marked.append({**chunk, "named": named, "anchor": anchor})
     return marked
 
 

@@ -15,9 +15,9 @@ import re
 from typing import Sequence
 
 from core.spelling import near_words
-from core.text import SEE, continued_entry
-from store.connection import TableAddon
+from core.text import continued_entry
 from store.filters import ChunkFilter
+from store.reads import CollectionReads
 
 _ACCENTED_LETTERS = (
     ("a", "àáâãäåā"), ("c", "çčć"), ("e", "èéêëēě"), ("i", "ìíîïī"), ("n", "ñń"), ("o", "òóôõöøō"),
@@ -42,13 +42,6 @@ TERM_LINE = "([^\n]*\\()?{name}\\)?(\\s*\\([^)\n]*\\))?[ \t]*(\n|$)"
 long form ("Multi-version concurrency control (MVCC)"); after :data:`ENTRY_START`."""
 
 
-WRAPPER = re.compile(
-    r"\b(?P<program>[a-z][\w-]*) is a (?:thin )?wrapper (?:around|over|for) the SQL (?:command|statement) "
-    r"(?P<command>[A-Z]{2,}(?: [A-Z]{2,})*)\b"
-)
-"""A program said to run an SQL command: "clusterdb is a wrapper around the SQL command CLUSTER."."""
-
-
 def literal_pattern(word: str) -> str:
     """A PostgreSQL regular expression matching ``word`` as a whole word, its unaccented letters also
     their accented forms ("Benitez" finds "Benítez"), a hyphen also a space or nothing ("Seven Day")."""
@@ -56,7 +49,7 @@ def literal_pattern(word: str) -> str:
     return "\\m" + "".join(letters) + "\\M"
 
 
-class NameIndex(TableAddon):
+class NameIndex(CollectionReads):
     """Literal lookups of names in the chunk table ``table`` (and its BM25 postings), on ``conn``."""
 
     def _held_sql(self) -> str:
@@ -169,7 +162,13 @@ class NameIndex(TableAddon):
         return result
 
     def entries(
-        self, term: str, k: int, where: ChunkFilter | None = None, said: bool = True, typed: bool = False
+        self,
+        term: str,
+        k: int,
+        where: ChunkFilter | None = None,
+        said: bool = True,
+        typed: bool = False,
+        part: bool = False,
     ) -> list[str]:
         """Up to ``k`` chunks holding an entry that defines ``term``: a line that is the term
         (:data:`TERM_LINE`: a glossary's or a definition list's term, a reference page's name),
@@ -181,7 +180,8 @@ class NameIndex(TableAddon):
         ``said`` false, a term line that ends its chunk (what it says is in the next) counts too;
         with ``typed``, only a term line with a qualifier in brackets after a space counts, as a setting's
         ("work_mem (integer)"; a statement's bare placeholder "new_schema" does not), in any case
-        ("TimeZone (string)" for "timezone").
+        ("TimeZone (string)" for "timezone"); with ``part``, a word ``term`` may be one part of
+        the name, in the plural too ("listen_addresses (string)" for "address").
 
         Returns:
             Chunk ids (empty when no chunk has such a line).
@@ -192,6 +192,7 @@ class NameIndex(TableAddon):
         if words:  # "Standby (server)" for "standby server"
             forms.append(f"{' '.join(words)} ({last})")
             patterns.append(rf"{literal_pattern(' '.join(words))} \({literal_pattern(last)}\)")
+        patterns = [rf"\m(\w+_)*{re.escape(term)}(e?s)?(_\w+)*\M"] if part else patterns
         rows = self._conn.execute(
             f"""
             WITH {self._held_sql()}
@@ -201,6 +202,7 @@ class NameIndex(TableAddon):
             {"name": term, "line": ENTRY_START + TERM_LINE.format(name=f"({'|'.join(patterns)})"), **params},
         ).fetchall()
         spelled = "|".join(re.escape(s) for f in forms for s in dict.fromkeys([f, f[:1].upper() + f[1:]]))
+        spelled = rf"(?:\w+_)*(?:{spelled})(?:e?s)?(?:_\w+)*" if part else spelled
         qualifier = rf"[ \t]{'+' if typed else '*'}\([^)\n]{'+' if typed else '*'}\)"  # typed: not a call's "next(it)"
         term_line = rf"^[ \t*•-]*(?:[^\n]*\()?(?:{spelled})\)?(?:{qualifier}){'' if typed else '?'}[ \t]*"
         says = r"\n[ \t*•-]*(?:[^\n]*\.|[^\n]* — [^\n]*)$"  # then a sentence or a name line
@@ -236,60 +238,6 @@ class NameIndex(TableAddon):
                 WHERE {condition} AND c.title = %(name)s ORDER BY c.source, c.chunk_index""",
             {"name": title, **params},
         ).fetchall()
-
-    def containing(self, *markers: str) -> list[tuple[str, str]]:
-        """``(chunk id, text)`` of every chunk whose text holds one of ``markers`` as written, in page
-        order (``strpos``, no regex: ~20 ms for 7k chunks)."""
-        where = " OR ".join(["strpos(content, %s) > 0"] * len(markers))
-        query = f"SELECT chunk_id, content FROM {self.table} WHERE {where} ORDER BY source, chunk_index"
-        return self._conn.execute(query, markers).fetchall()
-
-    def see_references(self) -> list[tuple[str, str]]:
-        """Every cross-reference entry of the collection as (term line, target): a glossary's "Standby
-        (server)" followed by "See Replica (server)." (:data:`core.text.SEE`), both as written."""
-        line = re.compile(r"(?m)^[ \t*•-]*(?P<term>[^\n]{1,80})\n[ \t*•-]*(?P<see>See [^\n]+)$")
-        rows = self.containing("\nSee ", "\n- See ")
-        pairs = ((m["term"].strip(), SEE.match(m["see"].strip())) for _, text in rows for m in line.finditer(text))
-        return list(dict.fromkeys((term, see["target"]) for term, see in pairs if see))
-
-    def alias_rows(self) -> list[tuple[str, str]]:
-        """(name, alias) of each row of a table headed "| Name | Aliases | …", read from its page's chunks in
-        order (a table runs on into the next chunk): a data type and each other name it goes by,
-        its brackets left out ("character varying" and "varchar" of "| character varying [ (n) ] | varchar
-        [ (n) ] | …", "integer" and "int4" of "| integer | int, int4 | …")."""
-        where = "strpos(content, '| Name | Aliases |') > 0"  # no regex: ~20 ms for 7k chunks
-        pages = [s for (s,) in self._conn.execute(f"SELECT DISTINCT source FROM {self.table} WHERE {where}")]
-        rows = self._conn.execute(
-            f"SELECT content FROM {self.table} WHERE source = ANY(%s) ORDER BY source, chunk_index", [pages]
-        ).fetchall()
-        pairs, inside = [], False
-        for (content,) in rows:
-            lines = content.split("\n")
-            start = next((i for i, line in enumerate(lines) if line.startswith("| Name | Aliases |")), None)
-            if start is None and not inside:
-                continue
-            # the table's rows: after its header, or from a continuing chunk's start (past a cut row's tail)
-            body = lines[start + 1 :] if start is not None else lines[not lines[0].startswith("|") :]
-            inside = True
-            for line in body:
-                cells = [re.sub(r"\s*\[[^]]*\]", "", cell).strip() for cell in line.strip(" |").split("|")]
-                if not line.startswith("|") or len(cells) < 3:
-                    inside = False
-                    break
-                pairs += [(cells[0], alias.strip()) for alias in cells[1].split(",") if alias.strip(" -:")]
-        return list(dict.fromkeys(pairs))
-
-    def wrapped_commands(self) -> dict[str, str]:
-        """Each program the collection calls a wrapper around an SQL command, with that command
-        (:data:`WRAPPER`): "clusterdb is a wrapper around the SQL command CLUSTER." gives
-        ``{"clusterdb": "CLUSTER"}``; the first said of a program counts."""
-        where = "strpos(content, 'wrapper ') > 0"  # no regex: ~20 ms for 7k chunks
-        rows = self._conn.execute(f"SELECT content FROM {self.table} WHERE {where}").fetchall()
-        found: dict[str, str] = {}
-        for (content,) in rows:
-            for m in WRAPPER.finditer(content):
-                found.setdefault(m["program"], m["command"])
-        return found
 
     def long_option(self, program: str, short: str) -> str | None:
         """The long form of ``program``'s option ``short`` ("-f") as its reference page lists it

@@ -305,3 +305,11 @@ def test_a_default_asked_with_which_names_the_setting_the_noun_is(manual):
         "port"
     ]
     assert defaulted_setting(manual.services.store, "What port does psql connect to by default?") == []
+    # a noun no entry is named by, but a part of one setting's name: listen_addresses (string)
+    asked = "Other hosts can't reach my server over TCP. Which address does it bind to by default?"
+    assert defaulted_setting(manual.services.store, asked) == ["listen_addresses"]
+    result = manual.ask(asked, context=RunContext(deciders="rules"))  # the scene's "can't" is not what it asks
+    assert result["short_answer"] == "localhost" and not result["abstained"], result["answer"]
+    assert Path(result["citations"][0]["source"]).name == "runtime-config-connection.html"
+    # a part of several settings' names names none: *_timeout
+    assert defaulted_setting(manual.services.store, "Which timeout applies by default?") == []

@@ -46,6 +46,13 @@ def test_only_the_best_chunk_of_a_named_page_is_an_anchor():
     assert "port" in [c["chunk_id"] for c in later] and "p4" not in [c["chunk_id"] for c in later]
 
 
+def test_a_chunk_holding_the_entry_the_question_names_is_an_anchor():
+    # "concat()" names its function table's row; the table chunk ranks last and holds few of the question's words
+    hop1 = [chunk(f"c{i}", 1, i) for i in range(3)] + [chunk("row", 1, 3, entry_named=True)]
+    kept, _, _ = admit("Does concat() give NULL back?", 1, [], hop1, budget=3, anchors=1)
+    assert [c["chunk_id"] for c in kept] == ["c0", "row", "c1"] and kept[1]["anchor"]
+
+
 def test_more_of_a_page_the_pool_holds_ranks_after_the_first_hop_tail():
     hop1 = [chunk("lock-0", 1, 0, title="LOCK"), chunk("select", 1, 1, title="SELECT")]
     hop1 += [chunk("modes", 1, 2, title="Explicit Locking")]

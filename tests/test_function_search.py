@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentic_rag.function_search import best_function, function_rows, with_function
+from agentic_rag.function_search import best_function, function_rows, with_called_function, with_function
 from graph.context import RunContext
 
 RULES = RunContext(deciders="rules")
@@ -66,3 +66,18 @@ def test_a_how_to_a_function_does_is_answered_with_its_name(manual):
     )
     result = manual.ask("How do I delete a database?", context=RULES)
     assert result["short_answer"] == "DROP DATABASE", result["answer"]
+
+
+def test_a_function_the_question_names_as_a_call_is_answered_from_its_row(manual):
+    asked = "Does concat() give me NULL back if one of the things I'm gluing together is NULL?"
+    result = manual.ask(asked, context=RULES)
+    assert "NULL arguments are ignored" in result["answer"], result["answer"]
+    assert Path(result["citations"][0]["source"]).name == "functions-string.html"
+    services = manual.services
+    found = services.store.search(asked, 5)
+    row = next(
+        c for c in with_called_function(services.store, asked, services.function_rows, found) if c.get("entry_named")
+    )
+    assert row["matched_names"] == "concat" and row["matched_entry"].startswith("| concat ( val1")
+    # a function named only in words is not called: no row is joined
+    assert with_called_function(services.store, "Does concat give NULL?", services.function_rows, found) is None

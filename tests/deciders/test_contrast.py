@@ -44,6 +44,9 @@ def test_a_question_asking_with_a_negation_needs_a_sentence_saying_something_in_
     )
     assert unnegated("Who wasn't Al-Banna's assassination a retaliation for?", "It was a retaliation.") == "n't"
     assert unnegated("Which commands cannot run in a transaction block?", "VACUUM runs in a block.") == "cannot"
+    # a statement setting the scene is not asked: "can't reach" is what happens, "Which address …?" the question
+    scene = "Other hosts can't reach my server over TCP. Which address does it bind to by default?"
+    assert unnegated(scene, "The default value is localhost.") == ""
     assert unnegated("Which commands cannot run in a transaction block?", "VACUUM cannot run in one.") == ""
     aid = "The US spent billions to aid the mujahideen, enemies of the Soviet Union."
     assert unnegated("Who did the US refuse aid to?", aid) == "refuse"  # a refusal is a negation

@@ -33,6 +33,13 @@ def test_retrieval_score_is_used_as_given_beside_term_coverage():
     assert low.score == 0.7 and low.relevant
 
 
+def test_a_chunk_holding_the_entry_the_question_names_is_relevant_however_little_of_it_it_says():
+    table = chunk("row", "String Functions", "| concat ( val1 ) → text Concatenates … NULL arguments are ignored. |")
+    question = "Does concat() give me NULL back if one of the things I'm gluing together is NULL?"
+    plain, named = LexicalGrader().grade(question, question, [table, {**table, "entry_named": True}], []).verdicts
+    assert not plain.relevant and named.relevant and named.score == 0.4
+
+
 def test_the_wording_of_what_does_x_stand_for_is_not_a_term_to_find():
     glossary = chunk("wal", "Glossary", "WAL: See Write-ahead log.", 0.6)
     question = "What does WAL stand for?"
