@@ -20,6 +20,7 @@ from agentic_rag.entry_search import (
     with_rows,
 )
 from agentic_rag.function_search import FunctionRow, with_called_function, with_function
+from agentic_rag.limit_search import LimitRow, with_limit
 from agentic_rag.option_search import with_option
 from core.text import exact_names
 from core.tuning import Tuning
@@ -35,7 +36,7 @@ def with_asked_entries(
     query: str,
     found: list[Chunk],
     weigh: Callable[[str], Mapping[str, float]],
-    functions: Sequence[FunctionRow],
+    tables: tuple[Sequence[FunctionRow], Sequence[LimitRow]],
     where: ChunkFilter | None = None,
 ) -> list[Chunk]:
     """``found`` (a hybrid search's chunks for ``query``, best first) joined or led by the chunks
@@ -48,11 +49,12 @@ def with_asked_entries(
         query: the searched text.
         found: the search's chunks.
         weigh: a question's focus terms with their IDF (option and function rows are scored by them).
-        functions: the collection's function table rows.
+        tables: the collection's function table rows and limits table rows.
         where: metadata filter / source allowlist.
     """
     if not found:
         return found
+    functions, limits = tables
     kind = "default" if default_check(query) else expected_type(query)  # "is it X?" asks X's default
     if asked := with_option(store, query, None, found, weigh, where):
         found = asked  # led by the entry of an option it names: "What does pg_restore --clean do?"
@@ -64,6 +66,8 @@ def with_asked_entries(
         found = with_entries(store, tuning, names, query, found, where, per_term=2, lead=True, typed=typed)
         tails = list(store.fetch(store.names.entry_tails(found, names)).values())
         found = (found[:1] + tails + found[1:])[: len(found)]
+    elif kind in ("number", "quantity") and (asked := with_limit(store, query, limits, found)):
+        found = asked  # led by the limits table's row of what it names: "how large … a field value": "field size"
     elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
         # "what port …?": the entries the noun names (a setting's "port (integer)"), one a page
         found = with_entries(store, tuning, [noun[1].lower()], query, found, where, per_term=2)

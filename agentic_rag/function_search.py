@@ -110,11 +110,17 @@ def with_called_function(
     """``found`` joined by the chunks of the rows of the functions ``question`` names as calls
     ("Does concat() give me NULL back …?": "| concat ( val1 "any" … ) → text … NULL arguments are
     ignored."), each carrying its row as ``matched_entry``, the function's name as ``matched_names``
-    and ``entry_named`` true (the grader keeps it); ``None`` when it names none a row has.
+    (its terms as ``matched_terms``) and ``entry_named`` true (the grader keeps it); ``None`` when it
+    names none a row has.
     A table chunk holds many rows, so a function's own row seldom ranks by the question's other words."""
     called = set(_CALLED.findall(question.lower()))
     named = {
-        r.chunk_id: {"matched_entry": r.row, "matched_names": r.name, "entry_named": True}
+        r.chunk_id: {
+            "matched_entry": r.row,
+            "matched_names": r.name,
+            "matched_terms": term_set(r.name),
+            "entry_named": True,
+        }
         for r in rows
         if r.name in called
     }

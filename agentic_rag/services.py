@@ -12,6 +12,7 @@ from langchain_core.language_models import BaseChatModel
 from agentic_rag.entry_joins import with_asked_entries
 from agentic_rag.entry_search import interleaved
 from agentic_rag.function_search import FunctionRow, function_rows
+from agentic_rag.limit_search import LimitRow, limit_rows
 from agentic_rag.spelling import corrected, spelled_as_entries, spelled_out
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
@@ -115,7 +116,8 @@ class Services:
             found = self.store.search(as_maximum(query), k, where=where)  # "the limit on X": its maximum
             if found and (asked := self_contained_question(query)):  # a situation, then a question of its own:
                 found = interleaved(found, self.store.search(asked, k, where=where))[:k]  # what it asks ranks too
-            found = with_asked_entries(self.store, self.tuning, query, found, self.weigh, self.function_rows, where)
+            tables = (self.function_rows, self.limit_rows)
+            found = with_asked_entries(self.store, self.tuning, query, found, self.weigh, tables, where)
             return span.found(found)
 
     def weigh(self, question: str) -> dict[str, float]:
@@ -203,6 +205,11 @@ class Services:
         return function_rows(self.store.names.containing("→"))
 
     @cached_property
+    def limit_rows(self) -> list[LimitRow]:
+        """The rows of the collection's limits tables (:func:`agentic_rag.limit_search.limit_rows`), read once."""
+        return limit_rows(self.store.names.pages_containing("| Upper Limit |", "| Limit |", "| Maximum |"))
+
+    @cached_property
     def wrapped_commands(self) -> dict[str, str]:
         """Each program the collection calls a wrapper around an SQL command, with that command
         (:meth:`store.names.NameIndex.wrapped_commands`), read once (again after :meth:`collection_changed`)."""
@@ -224,7 +231,7 @@ class Services:
     def collection_changed(self) -> None:
         """Forget what was read from the collection's content (its glossary, wrappers, function rows): an ingest
         changed it."""
-        for read in ("equivalents", "wrapped_commands", "function_rows"):
+        for read in ("equivalents", "wrapped_commands", "function_rows", "limit_rows"):
             self.__dict__.pop(read, None)
 
     def searched_question(self, question: str) -> str:

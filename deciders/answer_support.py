@@ -232,11 +232,9 @@ def rank_candidates(
                     and not head[1] <= own
                 )
                 context = supplying or (head[0] if names_entry else None)
-                if chunk.get("entry_named") and sentence in chunk.get("matched_entry", ""):
-                    # a later sentence of the entry the question names is about it: "NULL arguments are ignored."
-                    entry_names = term_set(chunk.get("matched_names", ""))  # of concat's row
-                    credits.update({t: 1.0 for t in entry_names if t in weights})
-                    context = context or chunk.get("matched_names")
+                if chunk.get("entry_named") and sentence in chunk.get("matched_entry", ""):  # it says what it matched:
+                    credits.update(dict.fromkeys(chunk.get("matched_terms", frozenset()) & weights.keys(), 1.0))
+                    context = context or chunk.get("matched_names")  # "concat: NULL arguments are ignored."
                 typed = tuple(spans(sentence, kind, question)) if kind not in UNTYPED else ()
                 defining = head is not None and head[0] != sentence and not head[2]
                 if defining and not typed and (kind == "command" or asks_api):
@@ -249,6 +247,8 @@ def rank_candidates(
                     typed = tuple(dict.fromkeys([*spans(head[0], kind, question), *typed]))
                 if noun == "module" and module and not typed:  # "which module …?": the page's module (heapq)
                     typed = (module,)
+                if kind in ("number", "quantity") and chunk.get("matched_limit") and sentence in chunk["matched_entry"]:
+                    typed = (chunk["matched_limit"],)  # the limits row asked: "| indexes per table | unlimited |'
                 if kind == "lock" and not typed and head is not None:  # "… acquires a lock of this mode" in its entry
                     typed = tuple(spans(head[0], kind, question))
                 seen = found.get(sentence)  # overlapping chunks repeat sentences: keep the best supported

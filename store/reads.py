@@ -28,6 +28,14 @@ class CollectionReads(TableAddon):
         query = f"SELECT chunk_id, content FROM {self.table} WHERE {where} ORDER BY source, chunk_index"
         return self._conn.execute(query, markers).fetchall()
 
+    def pages_containing(self, *markers: str) -> list[tuple[str, str]]:
+        """``(chunk id, text)`` of every chunk of each page (source) one of whose chunks holds one of
+        ``markers`` as written, in page order: a table runs on into the next chunk."""
+        where = " OR ".join(["strpos(content, %s) > 0"] * len(markers))  # no regex: ~20 ms for 7k chunks
+        pages = f"SELECT DISTINCT source FROM {self.table} WHERE {where}"
+        query = f"SELECT chunk_id, content FROM {self.table} WHERE source IN ({pages}) ORDER BY source, chunk_index"
+        return self._conn.execute(query, markers).fetchall()
+
     def see_references(self) -> list[tuple[str, str]]:
         """Every cross-reference entry of the collection as (term line, target): a glossary's "Standby
         (server)" followed by "See Replica (server)." (:data:`core.text.SEE`), both as written."""
@@ -41,13 +49,8 @@ class CollectionReads(TableAddon):
         order (a table runs on into the next chunk): a data type and each other name it goes by,
         its brackets left out ("character varying" and "varchar" of "| character varying [ (n) ] | varchar
         [ (n) ] | …", "integer" and "int4" of "| integer | int, int4 | …")."""
-        where = "strpos(content, '| Name | Aliases |') > 0"  # no regex: ~20 ms for 7k chunks
-        pages = [s for (s,) in self._conn.execute(f"SELECT DISTINCT source FROM {self.table} WHERE {where}")]
-        rows = self._conn.execute(
-            f"SELECT content FROM {self.table} WHERE source = ANY(%s) ORDER BY source, chunk_index", [pages]
-        ).fetchall()
         pairs, inside = [], False
-        for (content,) in rows:
+        for _, content in self.pages_containing("| Name | Aliases |"):
             lines = content.split("\n")
             start = next((i for i, line in enumerate(lines) if line.startswith("| Name | Aliases |")), None)
             if start is None and not inside:
