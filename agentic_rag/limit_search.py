@@ -67,13 +67,14 @@ def asked_limit(rows: Sequence[LimitRow], question: str) -> tuple[LimitRow, froz
     """The row whose item ``question`` names: every word of the item that is no measure said by
     the question, and the item's measure ("X per Y" counts a number) the one it asks, when it asks
     one; of several, the one naming most ("columns per table" over "columns"); with the question's
-    terms the row says (its item's, and "big" for a size). ``None`` when the question asks no limit
-    (:data:`ASKS_LIMIT`) or names no row's item: "How big can a table get?" is not "relation size",
-    which the question does not say."""
+    terms the row says (its item's, the limit's: "largest", and "big" for a size). ``None`` when
+    the question asks no limit (:data:`ASKS_LIMIT`) or names no row's item: "How big can a table
+    get?" is not "relation size", which the question does not say."""
     if not ASKS_LIMIT.search(question):
         return None
     said = term_set(question)
     asked = measures(said)
+    limiting = said & term_set(" ".join(m[0] for m in ASKS_LIMIT.finditer(question)))  # "largest", "maximum"
     best, named = None, frozenset()
     for row in rows:
         per = _PER.search(row.item)
@@ -81,7 +82,7 @@ def asked_limit(rows: Sequence[LimitRow], question: str) -> tuple[LimitRow, froz
         subject = item - frozenset().union(*_MEASURED.values())
         measure = measures(item) or ({"number"} if per else set())
         if subject and subject <= said and (not asked or measure & asked) and len(subject) > len(named):
-            best, named = row, subject | (said & frozenset().union(*(_MEASURED[m] for m in measure)))
+            best, named = row, subject | limiting | (said & frozenset().union(*(_MEASURED[m] for m in measure)))
     return (best, named) if best else None
 
 

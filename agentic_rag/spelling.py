@@ -3,7 +3,7 @@ read as meant ("shared_bufers" as ``shared_buffers``, "defualt" as "default", "p
 a word no chunk holds, one edit from one the collection does — Norvig 2007, "How to Write a
 Spelling Corrector", with the collection's own words as the dictionary — instead of declined as a
 name the documents "never mention"), a setting written with spaces as its entry's name
-("autovacuum naptime" as ``autovacuum_naptime``), and an everyday "max" as "maximum"."""
+("autovacuum naptime" as ``autovacuum_naptime``), an everyday "max" as "maximum" and "whats" as "what's"."""
 
 from __future__ import annotations
 
@@ -25,10 +25,15 @@ _MAX = re.compile(r"\bmax\b(?![\s_]*\()")
 says "maximum", and "max" searched finds ``MAX()`` (a release note's "MIN() or MAX() aggregates")."""
 
 
+_UNAPOSTROPHED = re.compile(r"\b(what|how|where|who|when|why|which|that|there)s\b", re.I)
+"""A question word's "'s" typed without its apostrophe: "Whats the function to …" asks as "What's"."""
+
+
 def spelled_out(question: str) -> str:
     """``question`` with an everyday "max" written "maximum" (:data:`_MAX`; after a setting written
-    with spaces is spelled as its name: "max connections" is ``max_connections``)."""
-    return _MAX.sub("maximum", question)
+    with spaces is spelled as its name: "max connections" is ``max_connections``) and a question
+    word's "'s" typed without its apostrophe restored ("whats" is "what's", :data:`_UNAPOSTROPHED`)."""
+    return _UNAPOSTROPHED.sub(r"\1's", _MAX.sub("maximum", question))
 
 
 def corrected(store: ChunkStore, question: str, candidates: int) -> str:

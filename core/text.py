@@ -245,16 +245,22 @@ def api_entry_name(line: str) -> str | None:
     return match["name"] if match else None
 
 
+_DESCRIBED = re.compile(r"→ [^A-Z|→]*$")
+"""A function table row's text up to its description: "bit_xor ( smallint ) → smallint "."""
+
+
 def names(text: str) -> list[str]:
     """Capitalised multi-word names and quoted titles in ``text``, in order of appearance.
 
-    Single capitalised words that open a sentence are dropped (they are usually ordinary words).
+    Single capitalised words that open a sentence are dropped (they are usually ordinary words), as
+    is one opening a function table row's description after its result type ("→ bigint Computes …").
     """
     found: list[str] = []
     for match in _NAME.finditer(text):
         raw = (match.group(1) or match.group(2) or "").strip(" .,'’-")
         start = match.start()
         sentence_start = start == 0 or text[max(0, start - 2) : start].strip() in {".", "!", "?", ""}
+        sentence_start = sentence_start or ("→" in text and bool(_DESCRIBED.search(text, 0, start)))
         if not raw or (" " not in raw and sentence_start):
             continue
         name = _ARTICLE.sub("", raw)

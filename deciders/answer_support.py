@@ -247,7 +247,7 @@ def rank_candidates(
                     typed = tuple(dict.fromkeys([*spans(head[0], kind, question), *typed]))
                 if noun == "module" and module and not typed:  # "which module …?": the page's module (heapq)
                     typed = (module,)
-                if kind in ("number", "quantity") and chunk.get("matched_limit") and sentence in chunk["matched_entry"]:
+                if chunk.get("matched_limit") and sentence in chunk["matched_entry"]:
                     typed = (chunk["matched_limit"],)  # the limits row asked: "| indexes per table | unlimited |'
                 if kind == "lock" and not typed and head is not None:  # "… acquires a lock of this mode" in its entry
                     typed = tuple(spans(head[0], kind, question))

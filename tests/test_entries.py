@@ -138,6 +138,8 @@ def test_a_misspelt_name_is_read_as_the_collection_spells_it(manual):
     assert manual.services.searched_question("What's the max size of max() input?") == (
         "What's the maximum size of max() input?"
     )
+    # a question word's "'s" typed without its apostrophe asks as written with it
+    assert manual.services.searched_question("Whats the default port?") == "What's the default port?"
     # a name one edit from nothing the collection holds is left as written: the documents do not mention it
     assert manual.services.searched_question("Does pgbouncer pool connections?") == "Does pgbouncer pool connections?"
 

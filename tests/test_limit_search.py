@@ -47,8 +47,13 @@ def test_limit_rows_are_read_across_a_pages_chunks_until_the_table_ends():
     [
         ("How big can a field value be?", "field size", {"field", "big"}),
         ("How large can a database get?", "database size", {"databas", "larg"}),
-        ("What's the max number of columns a table can have?", "columns per table", {"column", "tabl", "number"}),
+        (
+            "What's the max number of columns a table can have?",
+            "columns per table",
+            {"column", "tabl", "number", "maximum"},
+        ),
         ("How many columns can an index have at most?", "columns per index", {"column", "index", "mani"}),
+        ("What's the largest value a single field can hold?", "field size", {"field", "largest"}),
     ],
 )
 def test_the_row_asked_is_the_one_whose_item_the_question_names_with_the_measure_it_asks(question, item, said):
@@ -69,3 +74,5 @@ def test_a_limit_asked_in_everyday_words_is_answered_from_the_limits_table(manua
     assert Path(result["citations"][0]["source"]).name == "limits.html"
     result = manual.ask("How many indexes can a table have?", context=RULES)
     assert result["short_answer"] == "unlimited", result["answer"]
+    result = manual.ask("What's the largest value a single field can hold?", context=RULES)  # no measure asked
+    assert result["short_answer"] == "1 GB", result["answer"]

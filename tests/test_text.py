@@ -14,6 +14,7 @@ from core.text import (
     identifiers,
     is_heading,
     lemma,
+    names,
     sentences,
     terms,
 )
@@ -67,6 +68,14 @@ def test_a_markdown_table_row_is_a_sentence_of_its_own():
     text = "| Item | Limit |\n|---|---|\n| columns per table | 1,600 |\nThe number of columns is further reduced."
     assert sentences(text) == ["| Item | Limit |", "| columns per table | 1,600 |",
                                "The number of columns is further reduced."]  # fmt: skip
+
+
+def test_the_word_opening_a_function_rows_description_is_no_name():
+    row = "| bit_xor ( smallint ) → smallint Computes the bitwise exclusive OR of all non-null input values."
+    assert "Computes" not in names(row)
+    assert names("The Oversized-Attribute Storage Technique stores values.") == [
+        "Oversized-Attribute Storage Technique"
+    ]
 
 
 def test_a_heading_is_short_and_unpunctuated():
