@@ -13,15 +13,11 @@ from typing import Sequence
 
 from agentic_rag.entry_search import joined
 from core.text import term_set
+from deciders.answer_types import ASKS_LIMIT
 from store.chunks import Chunk, ChunkStore
 
 _LIMIT_COLUMN = re.compile(r"^(?:upper )?limit$|^max(?:imum)?$", re.I)
 """A limits table's value column heading: "Upper Limit", "Limit", "Maximum"."""
-ASKS_LIMIT = re.compile(
-    r"\b(?:max(?:imum)?|limit|at most|largest|biggest|longest)\b|\bhow (?:big|large|long|many)\b.*\b(?:can|could)\b",
-    re.I,
-)
-"""A question asking how far something goes ("What's the maximum …", "How big can … get?")."""
 _MEASURES = {"size": ("big", "large", "size", "huge"), "length": ("long", "length"), "number": ("many", "number")}
 """Each measure a limits table's item names, and the words a question asks it with."""
 _PER = re.compile(r"\bper\b")

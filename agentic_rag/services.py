@@ -13,7 +13,13 @@ from agentic_rag.entry_joins import with_asked_entries
 from agentic_rag.entry_search import interleaved
 from agentic_rag.function_search import FunctionRow, function_rows
 from agentic_rag.limit_search import LimitRow, limit_rows
-from agentic_rag.spelling import corrected, spelled_as_entries, spelled_out
+from agentic_rag.spelling import (
+    corrected,
+    own_names_spelled,
+    spelled_as_entries,
+    spelled_out,
+    with_capping_setting,
+)
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
@@ -210,6 +216,11 @@ class Services:
         return limit_rows(self.store.names.pages_containing("| Upper Limit |", "| Limit |", "| Maximum |"))
 
     @cached_property
+    def own_names(self) -> list[str]:
+        """The names the collection is about (:meth:`store.reads.CollectionReads.own_names`), read once."""
+        return self.store.names.own_names(self.tuning.own_name_share)
+
+    @cached_property
     def wrapped_commands(self) -> dict[str, str]:
         """Each program the collection calls a wrapper around an SQL command, with that command
         (:meth:`store.names.NameIndex.wrapped_commands`), read once (again after :meth:`collection_changed`)."""
@@ -231,7 +242,7 @@ class Services:
     def collection_changed(self) -> None:
         """Forget what was read from the collection's content (its glossary, wrappers, function rows): an ingest
         changed it."""
-        for read in ("equivalents", "wrapped_commands", "function_rows", "limit_rows"):
+        for read in ("equivalents", "wrapped_commands", "function_rows", "limit_rows", "own_names"):
             self.__dict__.pop(read, None)
 
     def searched_question(self, question: str) -> str:
@@ -239,7 +250,7 @@ class Services:
         (:func:`agentic_rag.spelling.corrected`: "shared_bufers" → ``shared_buffers``) and, of several
         sentences, only the last when it asks of a name the collection holds and the others name what
         it does not ("… we monitor it with Grafana. What is the default of checkpoint_timeout?": the
-        asker's setting, :func:`core.wording.asked`), each program
+        asker's setting, :func:`core.wording.asked`) or run longer than ``tuning.long_scene_chars``, each program
         named that the collection calls a wrapper around an SQL command followed by that command
         (:meth:`wrapped_command`), each setting-like name written with spaces spelled as its
         entry (:func:`agentic_rag.spelling.spelled_as_entries`: "autovacuum naptime"), and an
@@ -247,11 +258,13 @@ class Services:
         question = corrected(self.store, question, self.tuning.misspelling_candidates)
         last = asked(question)
         if last != question and (own := exact_names(last)) and not self.store.names.absent(own):
-            question = last if self.absent_terms(question[: -len(last)]) else question
+            scene = question[: -len(last)]
+            question = last if len(scene) > self.tuning.long_scene_chars or self.absent_terms(scene) else question
         for program in self.wrapped_commands:
             named = re.search(rf"\b{re.escape(program)}(?P<option>\s+--?[a-z][\w-]*)?\b(?! \()", question)
             if named and (said := self.wrapped_command(program, named["option"])):
                 question = f"{question[: named.end()]} ({said}){question[named.end() :]}"
+        question = with_capping_setting(self.store, own_names_spelled(question, self.own_names))
         return spelled_out(spelled_as_entries(self.store, question, self.tuning.spaced_name_candidates))
 
     def describe_source(self, chunk: Chunk) -> str:

@@ -8,10 +8,11 @@ name the documents "never mention"), a setting written with spaces as its entry'
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from core.spelling import spellings, unknown_words
 from core.text import exact_names
-from deciders.answer_types import expected_type
+from deciders.answer_types import ASKS_LIMIT, counted_phrase, expected_type
 from deciders.lexicon import spaced_names
 from store.chunks import ChunkStore
 from store.lexical import lucene_idf
@@ -27,6 +28,45 @@ says "maximum", and "max" searched finds ``MAX()`` (a release note's "MIN() or M
 
 _UNAPOSTROPHED = re.compile(r"\b(what|how|where|who|when|why|which|that|there)s\b", re.I)
 """A question word's "'s" typed without its apostrophe: "Whats the function to …" asks as "What's"."""
+
+
+_AS_PROGRAM = re.compile(r"\s+(?:-|(?:program|command|binary|executable|process)\b)")
+"""What follows a name used as a program's: "postgres -D", "the postgres process"."""
+
+
+def own_names_spelled(question: str, names: Sequence[str]) -> str:
+    """``question`` with each short form of a name the collection is about written in full
+    (:meth:`store.reads.CollectionReads.own_names`): "Postgres" is "PostgreSQL", the manual's own
+    name, which most of its chunks hold, not the program ``postgres`` its page is titled by —
+    unless the question uses it as a program (:data:`_AS_PROGRAM`: "postgres -D", "the postgres process")."""
+    for name in names:
+
+        def full(short: re.Match, name: str = name) -> str:
+            shorter = name.lower().startswith(short[0].lower()) and len(short[0]) < len(name)
+            return name if shorter and not _AS_PROGRAM.match(short.string, short.end()) else short[0]
+
+        question = re.sub(rf"\b{re.escape(name[:5])}[a-z]*\b(?![_.])", full, question, flags=re.I)
+    return question
+
+
+def with_capping_setting(store: ChunkStore, question: str) -> str:
+    """``question`` with the setting that caps what it counts named after the count ("How many client
+    connections (max_connections) does PostgreSQL allow by default?"): a "how many X …?" question
+    (:func:`deciders.answer_types.counted_phrase`) whose X a typed entry ``max_X`` caps
+    (:meth:`store.names.NameIndex.entries`), asked of a default or a limit; searched and weighed as
+    that exact name, whose entry states it. A question naming code is returned as it is."""
+    counted = counted_phrase(question)
+    if (
+        not counted
+        or exact_names(question)
+        or not (expected_type(question) == "default" or ASKS_LIMIT.search(question))
+    ):
+        return question
+    capped = f"max_{counted.split()[-1].lower()}"
+    if not store.names.entries(capped, 1, said=False, typed=True):
+        return question
+    at = question.lower().index(counted.lower()) + len(counted)
+    return f"{question[:at]} ({capped}){question[at:]}"
 
 
 def spelled_out(question: str) -> str:

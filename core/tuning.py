@@ -77,6 +77,15 @@ class Tuning:
     misspelling_candidates: int = 4
     """Most words a question is checked for typos (:func:`agentic_rag.spelling.corrected`): each costs
     a lookup of its one-edit variants (~35 ms); a pasted text of 20 rare words took 1 s unbounded."""
+    long_scene_chars: int = 600
+    """Characters of scene before a question's last sentence past which, when that sentence names a
+    setting the collection holds, only it is searched (:meth:`agentic_rag.services.Services.searched_question`):
+    a 2,400-character story ending "what is the default value of effective_cache_size?" was declined,
+    its hops searching the story's words; a 450-character one is answered whole."""
+    own_name_share: float = 0.15
+    """Share of a collection's chunks that must hold a CamelCase title word for it to be a name the
+    collection is about (:meth:`store.reads.CollectionReads.own_names`): "PostgreSQL" 0.24 of the
+    manual's chunks; "pgSQL" (PL/pgSQL) far fewer."""
     per_query_k: int = 3
     """Chunks kept per query when a hop searches several (one per bridge entity), merged round
     robin: every bridge hypothesis's best chunk comes before any second one. More per query

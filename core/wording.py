@@ -39,11 +39,13 @@ def as_maximum(question: str) -> str:
 def asked_terms(question: str) -> frozenset[str]:
     """The question's content terms (:func:`core.text.term_set`) without those of its wording:
     "what kind of X" asks "which X", "what does X stand for" what X is (the definition of an
-    abbreviation holds no "stand"), "an ordinary SELECT" SELECT (:data:`PLAIN_FORM`), "out of
+    abbreviation holds no "stand"), "how many X" X (a count: "100 connections" says no "many"),
+    "an ordinary SELECT" SELECT (:data:`PLAIN_FORM`), "out of
     the box" the default (:data:`DEFAULT_IDIOM`: a sentence says "The default is …", not "box"),
     and "the limit on X" its maximum (:func:`as_maximum`)."""
     asked = DEFAULT_IDIOM.sub(" default ", PLAIN_FORM.sub("", as_maximum(question)))
     asked = re.sub(r"\b(which|what)\s+(?:kind|type|sort)s?\s+of\b", r"\1", asked, flags=re.I)
+    asked = re.sub(r"\bhow\s+(?:many|much)\b", "how", asked, flags=re.I)  # a count asked: no "many" said
     return term_set(re.sub(r"\bstands?\s+for\s*\?*\s*$", "", asked, flags=re.I))
 
 
@@ -150,9 +152,19 @@ def equated(said: frozenset[str], synonyms: Synonyms) -> frozenset[str]:
     return said | {term for term, sets in synonyms.items() if term not in said and any(s <= said for s in sets)}
 
 
+_DISCOURSE = re.compile(
+    r"^(?:(?:anyway|anyhow|so|ok(?:ay)?|well|basically|also|btw|by the way|long story short|in short|tl;?dr|"
+    r"(?:my |quick |simple )?question)\s*[,:;-]?\s+)+",
+    re.I,
+)
+"""Words opening a sentence that lead to the question without asking anything: "Anyway, long story short, …"."""
+
+
 def asked(question: str) -> str:
     """The last sentence of ``question`` that ends in a question mark, when it has sentences before
-    it ("We run Django. What is the default of work_mem?" asks "What is the default of work_mem?");
+    it ("We run Django. What is the default of work_mem?" asks "What is the default of work_mem?"),
+    without the words leading to it (:data:`_DISCOURSE`: "Anyway, long story short, what is …?");
     else ``question`` as it is."""
     found = re.findall(r"(?:^|(?<=[.!?])\s+)([^.!?]*(?:\.\w[^.!?]*)*\?)", question.strip())
-    return found[-1].strip() if found and found[-1].strip() != question.strip() else question
+    last = _DISCOURSE.sub("", found[-1].strip()) if found else ""
+    return last[:1].upper() + last[1:] if found and found[-1].strip() != question.strip() else question

@@ -256,6 +256,13 @@ def self_contained_question(question: str) -> str | None:
     return said[-1]
 
 
+ASKS_LIMIT = re.compile(
+    r"\b(?:max(?:imum)?|limit|at most|largest|biggest|longest)\b|\bhow (?:big|large|long|many)\b.*\b(?:can|could)\b",
+    re.I,
+)
+"""A question asking how far something goes ("What's the maximum …", "How big can … get?")."""
+
+
 _COUNTED_PHRASE = re.compile(
     r"\bhow many\s+(?P<phrase>(?:[a-z]+\s+){0,2}?[a-z]+)\s+"
     r"(?:does|do|did|can|could|will|would|is|are|was|were|should|may|might|must|has|have|had)\b",

@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 from core.spelling import coined_words
 from core.text import STOPWORDS, term_set, terms, tidy_span
 from deciders.answer_support import Candidate
-from deciders.answer_types import AnswerType
+from deciders.answer_types import ASKS_LIMIT, AnswerType
 from deciders.comparison import options
 from deciders.contrast import negative_clause
 from deciders.lexicon import (
@@ -45,6 +45,12 @@ _NOT_A_NAME = frozenset(
 """Words before an API noun that are no name of it ("the module", "in module winreg")."""
 _BOUND = re.compile(r"\b(?:at most|at least|up to|no more than|no less than|as (?:many|much|few|little) as)\b", re.I)
 """A bound a question may ask for, which stands right before the answer's number in the sentence."""
+_CAPPED = re.compile(
+    r"\b(?:at most|up to|no more than|maximum(?: \w+){0,3}?(?: of| is)?|limit(?:s|ed|ing)?\b[^.;]{0,60}?\bto|"
+    r"limit (?:of|is))\s*$",
+    re.I,
+)
+"""Words that put an upper limit on the value after them: "at most", "up to", "limiting … to", "a maximum of"."""
 _PROSE_WORD = re.compile(r"[A-Z][a-z]+$")
 
 _HOW_TO_VERB = re.compile(r"^\s*how\s+(?:do|can|should|would)\s+(?:i|you|we|one)\s+(?P<verb>[a-z]+)\b", re.I)
@@ -239,6 +245,9 @@ def short_answer(
     if kind in ("number", "quantity") and (bounds := {b.lower() for b in _BOUND.findall(question)}):
         # "… at most?" → the span the sentence bounds the same way: "fields can be at most 1 GB", not "up to 4 TB"
         found = sorted(found, key=lambda f: _bound_before(scope, f) not in bounds)
+    elif kind in ("number", "quantity") and ASKS_LIMIT.search(question):
+        # "how big can a text value be?" → the span the sentence caps: "limiting the size … to 1 GB", not "two bits"
+        found = sorted(found, key=lambda f: not _CAPPED.search(scope[: max(scope.find(f), 0)]))
     if kind in ("number", "quantity") and (end := _RANGE_END.search(question)):
         # "the maximum value of checkpoint_timeout" → the upper end of "between 30 seconds and one day"
         found = range_end(scope, found, upper=bool(end["upper"]))

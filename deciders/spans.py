@@ -109,6 +109,13 @@ _REFERENCE_BEFORE = re.compile(r"\b(?:the same (?:\w+ ){0,2}as|see|similar to|as
 """Words naming a command as where to look, not as the way: "using the same syntax as CREATE FOREIGN TABLE"."""
 _BLANK_LITERAL = re.compile(r"(['\"])\s*\1")
 _YES, _NO = "Yes", "No"
+_MORE_THAN = re.compile(r"\bmore than (one|two|three|four|five|\d+)\b", re.I)
+"""A yes/no question asking past a number: "Can a table have more than one primary key?"."""
+_AT_MOST = re.compile(
+    r"\b(?:at most|no more than|only|just|exactly|a maximum of)\s+(one|two|three|four|five|\d+)\b", re.I
+)
+"""A sentence capping at a number: "A table can have at most one primary key.", "Only one … can be specified"."""
+_COUNTS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
 
 
 def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
@@ -140,6 +147,9 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         # is answered No by "A foreign key must reference columns that … form a unique constraint"
         # a setting's parts count too: "disables the timeout" negates "Is there a statement_timeout …?"
         said_of = asked | term_set(question.replace("_", " "))
+        past, cap = _MORE_THAN.search(question), _AT_MOST.search(sentence)
+        if past and cap and _COUNTS.get(past[1].lower(), past[1]) == _COUNTS.get(cap[1].lower(), cap[1]):
+            return [_NO]  # "more than one?" against "at most one"
         return [_NO if negated(sentence, said_of) != asks_negated(question) else _YES]
     elif kind == "person":  # an all-capitals word ("UK", "GR") is no person's name
         found = [name for name in names(sentence) if not name.isupper()]
@@ -253,7 +263,7 @@ def _measure_of(value: str, measure: Measure, question: str) -> bool:
     if measure == "name":
         truth = value.strip().lower() in {"true", "false", "on", "off", "yes", "no"}
         return not (re.search(r"(?<![^\W\d_])\d", value) or truth or re.match(r"to\s+[a-z]+\b", value.strip()))
-    if re.fullmatch(r"-1|0|zero", value.strip(), re.I):
+    if re.fullmatch(r"(?:-1|0|zero)(?:\s*\([^)]*\))?", value.strip(), re.I):  # "zero (no delay)"
         return True
     if measure == "number":
         return bool(SPAN_PATTERNS["number"].search(value))

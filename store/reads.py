@@ -77,3 +77,19 @@ class CollectionReads(TableAddon):
             for m in WRAPPER.finditer(content):
                 found.setdefault(m["program"], m["command"])
         return found
+
+    def own_names(self, share: float) -> list[str]:
+        """The names the collection is about: words written in CamelCase in page titles ("PostgreSQL",
+        not "pgSQL") whose lexeme at least ``share`` of its chunks hold (its BM25 document
+        frequencies, :mod:`store.lexical`), most pages first."""
+        camel = r"\m[A-Za-z]*[a-z][A-Z][A-Za-z]*\M"
+        titled = f"""SELECT w, count(*) AS pages FROM (
+                       SELECT DISTINCT source, (regexp_matches(title, %s, 'g'))[1] AS w FROM {self.table}) t
+                     GROUP BY w"""
+        rows = self._conn.execute(
+            f"""SELECT t.w FROM ({titled}) t
+                JOIN {self.table}_df d ON d.term = (SELECT lexeme FROM unnest(to_tsvector('english', t.w)) LIMIT 1)
+                WHERE d.df >= %s * (SELECT count(*) FROM {self.table}) ORDER BY t.pages DESC""",
+            (camel, share),
+        ).fetchall()
+        return [w for (w,) in rows]

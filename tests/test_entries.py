@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from agentic_rag.entry_search import defaulted_setting, interleaved, named_statement
+from agentic_rag.spelling import own_names_spelled
 from core.tuning import TUNING
 from evaluation.pgdocs import DEFAULT_CORPUS
 from graph.context import RunContext
@@ -158,6 +159,15 @@ def test_a_long_question_is_searched_as_its_last_sentence_when_that_names_the_co
     assert [manual.services.searched_question(q) for q in (other, context)] == [other, context]
 
 
+def test_a_long_story_before_a_question_naming_a_setting_is_not_searched(manual):
+    story = "We run a large OLTP cluster and have tuned many knobs over the years without writing down why. " * 8
+    assert manual.services.searched_question(f"{story}So, what is the default of lock_timeout?") == (
+        "What is the default of lock_timeout?"
+    )
+    short = "Our database is busy at night. What is the default of lock_timeout?"  # a short scene is read with it
+    assert manual.services.searched_question(short) == short
+
+
 def test_a_statements_placeholder_is_no_setting_to_spell(manual):
     assert manual.services.store.names.entries("new_owner", 1, said=False)  # "- new_owner" / "The new owner …"
     assert manual.services.searched_question("Who is the new owner of a schema?") == "Who is the new owner of a schema?"
@@ -301,6 +311,19 @@ def test_two_rankings_take_turns_each_chunk_once():
     assert [c["chunk_id"] for c in interleaved(first, second)] == ["a", "d", "b", "c", "e", "f"]
 
 
+def test_a_count_asked_of_a_default_names_the_setting_capping_it(manual):
+    asked = "How many client connections does PostgreSQL allow by default?"
+    assert manual.services.searched_question(asked) == (
+        "How many client connections (max_connections) does PostgreSQL allow by default?"
+    )
+    result = manual.ask(asked, context=RunContext(deciders="rules"))
+    assert result["short_answer"] == "100 connections", result["answer"]
+    # no max_ setting caps it, or the question asks no default or limit: as asked
+    assert manual.services.searched_question("How many pages does a table have?") == "How many pages does a table have?"
+    counted = "How many connections are open right now?"
+    assert manual.services.searched_question(counted) == counted
+
+
 def test_a_default_asked_with_which_names_the_setting_the_noun_is(manual):
     # "what port …" is the setting port ("port (integer)"), unless a program is asked about ("what port does psql …")
     assert defaulted_setting(manual.services.store, "What port does Postgres listen on if I never touch it?") == [
@@ -315,3 +338,14 @@ def test_a_default_asked_with_which_names_the_setting_the_noun_is(manual):
     assert Path(result["citations"][0]["source"]).name == "runtime-config-connection.html"
     # a part of several settings' names names none: *_timeout
     assert defaulted_setting(manual.services.store, "Which timeout applies by default?") == []
+
+
+def test_a_short_form_of_the_collections_name_is_its_name_unless_used_as_a_program():
+    names = ["PostgreSQL"]
+    assert own_names_spelled("Does Postgres support it? postgres does.", names) == (
+        "Does PostgreSQL support it? PostgreSQL does."
+    )
+    assert own_names_spelled("What does postgres -D do?", names) == "What does postgres -D do?"
+    assert own_names_spelled("Is the postgres process running?", names) == "Is the postgres process running?"
+    assert own_names_spelled("Configure postgres_fdw in PostgreSQL.", names) == "Configure postgres_fdw in PostgreSQL."
+    assert own_names_spelled("Is it postgre?", []) == "Is it postgre?"

@@ -76,3 +76,11 @@ def test_a_limit_asked_in_everyday_words_is_answered_from_the_limits_table(manua
     assert result["short_answer"] == "unlimited", result["answer"]
     result = manual.ask("What's the largest value a single field can hold?", context=RULES)  # no measure asked
     assert result["short_answer"] == "1 GB", result["answer"]
+
+
+def test_the_collections_own_name_is_read_from_its_titles_and_a_short_form_is_searched_as_it(manual):
+    services = manual.services
+    assert services.store.names.own_names(0.15) == ["PostgreSQL"]  # "Appendix K. PostgreSQL Limits"
+    assert services.store.names.own_names(0.99) == []  # no name is in every chunk
+    asked = services.searched_question("How big can a field value be in Postgres?")
+    assert asked == "How big can a field value be in PostgreSQL?"

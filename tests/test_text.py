@@ -163,6 +163,8 @@ def test_the_asked_sentence_is_the_last_ending_in_a_question_mark():
     assert asked("We run Django. I edited postgresql.conf. How do I reload it?") == "How do I reload it?"
     assert asked("What is the default of work_mem?") == "What is the default of work_mem?"
     assert asked("Tell me about VACUUM.") == "Tell me about VACUUM."  # no question mark: all of it
+    # the words leading to the question ask nothing
+    assert asked("We tuned it for years. Anyway, long story short, what is work_mem?") == "What is work_mem?"
 
 
 def test_misspellings_are_one_edit_from_the_word_meant():
@@ -192,3 +194,10 @@ def test_a_chunk_opening_an_entry_or_a_section_or_holding_the_term_continues_non
     assert continued_entry(ENTRY + "Notes\nSee also the planner.", "The default is 4MB.") is None
     assert continued_entry(ENTRY, "- work_mem (integer)\n- Sets the base maximum amount of memory.") is None
     assert continued_entry("Plain text.\nMore text.", "The default is 4MB.") is None
+
+
+def test_a_count_asked_says_no_many():
+    from core.wording import asked_terms
+
+    assert asked_terms("How many client connections are allowed?") == {"client", "connect", "allow"}
+    assert "mani" in asked_terms("Why do many clients connect?")

@@ -212,6 +212,11 @@ def test_commands_names_and_yes_no():
     assert spans("The first drummer was Neil Peart, from Canada.", "person") == ["Neil Peart", "Canada"]
     assert spans("NULL arguments are ignored.", "yes_no") == ["Yes"]
     assert spans("It does not return NULL.", "yes_no") == ["No"]
+    # past a number the sentence caps: "more than one?" against "at most one" is No
+    more = "Can a table have more than one primary key?"
+    assert spans("A table can have at most one primary key.", "yes_no", more) == ["No"]
+    assert spans("Only one primary key can be specified for a table.", "yes_no", more) == ["No"]
+    assert spans("A table can have many unique constraints.", "yes_no", more) == ["Yes"]
     assert spans("Anything at all.", "other") == []
 
 
@@ -472,6 +477,9 @@ def test_a_setting_named_by_its_duration_defaults_to_a_time():
     question = "What is the default value of checkpoint_timeout?"
     assert spans("With the default value of 0.9, each checkpoint completes before the next.", "default", question) == []
     assert spans("The default settings are 5 minutes and 1 GB, respectively.", "default", question)[:1] == ["5 minutes"]
+    # zero is a duration's "off" value, with its remark too
+    delay = "What is the default commit_delay?"
+    assert spans("The default commit_delay is zero (no delay).", "default", delay) == ["zero (no delay)"]
 
 
 @pytest.mark.parametrize(
@@ -621,7 +629,7 @@ def test_a_lock_question_asks_for_its_command_not_for_taking_or_its_plain_form()
 @pytest.mark.parametrize(
     ("question", "asked"),
     [
-        ("Out of the box, how much memory is shared_buffers?", {"default", "much", "memori", "shared_buff"}),
+        ("Out of the box, how much memory is shared_buffers?", {"default", "memori", "shared_buff"}),
         ("What port does Postgres listen on if I never touch the config?", {"default", "port", "listen", "postgr"}),
         ("What wal_level does a fresh PostgreSQL 15 install use?", {"default", "wal_level", "use"}),
         ("Without choosing a mode, which mode does pg_ctl stop use?", {"default", "mode", "pg_ctl", "stop", "use"}),

@@ -674,6 +674,12 @@ def test_a_bound_the_question_asks_picks_the_number_the_sentence_bounds_the_same
     assert asked.short_answer == "1 GB"
     unbounded = ExtractiveGenerator().generate(AnswerRequest("How large can a large object be?", [toast], "answer"))
     assert unbounded.short_answer == "4 TB"  # no bound asked: the nearest number
+    # a limit asked: the number the sentence caps ("limiting … to"), not another it measures with
+    varlena = chunk(
+        "toast", "TOAST", "TOAST usurps two bits of the length word, thereby limiting the size of a value to 1 GB."
+    )
+    capped = ExtractiveGenerator().generate(AnswerRequest("What's the maximum size of a value?", [varlena], "answer"))
+    assert capped.short_answer == "1 GB"
 
 
 def test_a_best_sentence_denying_the_question_yields_to_one_as_well_supported():
