@@ -16,6 +16,7 @@ from langchain_core.embeddings import Embeddings
 from agentic_rag.entry_search import joined
 from core.spelling import coined_words
 from core.text import exact_names, term_set, terms
+from deciders.negation import negated
 from store.chunks import Chunk, ChunkStore
 from store.filters import ChunkFilter
 
@@ -39,6 +40,10 @@ _LISTED = re.compile(
 """What a question asks a list of: "tables" of "How do I list all tables in psql?", "Which command shows
 me the list of tables?"."""
 _MEMBER_SHARE = 0.5
+_NAME_SHARE = 0.2
+"""Added for an entry whose long option name of two or more words the question says word for word ("dump
+only the data": ``--data-only``), stop words included: "only" tells ``--data-only`` from
+``--enable-row-security``; a one-word name ("--list") is a word many questions say."""
 """How much a group entry gains when the question names a thing one of its commands' letters stands for."""
 
 
@@ -104,21 +109,45 @@ def best_option(
 ) -> OptionEntry | None:
     """The entry that says most of ``question``: the weighted share of the question's terms
     (``weights``: term → IDF) its description and option names hold, plus half its embedding's
-    cosine similarity to the question's, and ``_MEMBER_SHARE`` for a group entry one of whose
+    cosine similarity to the question's, ``_NAME_SHARE`` when it says a long option name word for word,
+    and ``_MEMBER_SHARE`` for a group entry one of whose
     commands stands for a thing the question names (:func:`lettered_member`); ``None`` when no entry
     holds a question term."""
     total = sum(weights.values())
     if not entries or not total:
         return None
-    said = [term_set(f"{e.description} {e.terms.replace('-', ' ')}") for e in entries]
+    said = [_said_alike(question, e, weights) for e in entries]
     coverage = np.array([sum(w for t, w in weights.items() if t in words) / total for words in said])
     score = coverage + _MEMBER_SHARE * np.array([lettered_member(e, question) is not None for e in entries])
+    asked = set(re.findall(r"[a-z]+", question.lower()))  # stop words too: "only" of "--data-only"
+    score += _NAME_SHARE * np.array([any(len(n) > 1 and set(n) <= asked for n in _long_names(e)) for e in entries])
     if embeddings is not None:
         vectors = np.asarray(embeddings.embed_documents([question, *(f"{e.terms}: {e.description}" for e in entries)]))
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-12)
         score += _DENSE_SHARE * (vectors[1:] @ vectors[0])
     best = int(np.argmax(score))
     return entries[best] if coverage[best] > 0 else None
+
+
+def _long_names(entry: OptionEntry) -> list[list[str]]:
+    """The words of each long option name of ``entry`` ("--data-only" → ["data", "only"])."""
+    return [re.findall(r"[a-z]+", name) for name in re.findall(r"--([a-z][\w-]*)", entry.terms)]
+
+
+def _said_alike(question: str, entry: OptionEntry, weights: Mapping[str, float]) -> frozenset[str]:
+    """The terms ``entry``'s description and option names say as ``question`` asks them: a term one
+    of them negates and the other does not is not said ("Dump only the data, not the schema" says
+    no "schema" for "… only the schema without any data"), and a negation both make says the
+    question's negation words ("not data" says "without any data")."""
+    words = term_set(f"{entry.description} {entry.terms.replace('-', ' ')}")
+    asked = [t for t in weights if t in words]
+    in_question = {t for t in asked if negated(question, frozenset({t}))}
+    in_entry = {t for t in asked if negated(entry.description, frozenset({t}))}
+    cues = weights.keys() & _NEGATION_WORDS if in_question & in_entry else frozenset()
+    return (words - (in_question ^ in_entry)) | cues
+
+
+_NEGATION_WORDS = frozenset(terms("without not no never"))
 
 
 def named_entry(entries: Sequence[OptionEntry], question: str) -> OptionEntry | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from core.text import term_set
+from core.text import term_set, terms
 
 PLAIN_FORM = re.compile(r"\b(?:ordinary|plain|regular|normal|simple|bare|vanilla)\s+(?=[A-Z]{2,}\b)")
 """A word asking for a command's plain form ("an ordinary SELECT", "a plain VACUUM"): the documents say the
@@ -168,3 +168,19 @@ def asked(question: str) -> str:
     found = re.findall(r"(?:^|(?<=[.!?])\s+)([^.!?]*(?:\.\w[^.!?]*)*\?)", question.strip())
     last = _DISCOURSE.sub("", found[-1].strip()) if found else ""
     return last[:1].upper() + last[1:] if found and found[-1].strip() != question.strip() else question
+
+
+def phrase_run(question: str, weights: Mapping[str, float], sentence: str) -> int:
+    """Length of the longest run of the question's weighted terms (``weights``' keys, in the
+    question's order, stop words skipped) that ``sentence`` says one after another: 5 for "build an
+    index without locking out writes" in "… supports building indexes without locking out writes."
+    (the n-gram match of answer-redundancy QA, Brill et al. 2002)."""
+    asked = [t for t in terms(question) if t in weights]
+    said = terms(sentence)
+    if len(asked) < 2 or len(set(asked) & set(said)) < 2:
+        return 0
+    best, run = 0, [0] * (len(said) + 1)  # longest common substring, one row of the table at a time
+    for a in asked:
+        run = [0] + [run[j] + 1 if a == said[j] else 0 for j in range(len(said))]
+        best = max(best, *run)
+    return best

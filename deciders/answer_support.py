@@ -21,7 +21,7 @@ from langchain_core.embeddings import Embeddings
 
 from core.text import NAME_LINE, SEE, api_entry_name, cross_reference, is_heading, sentences, term_set, unbracketed
 from core.tuning import Tuning
-from core.wording import Synonyms, equated, said_terms
+from core.wording import Synonyms, equated, phrase_run, said_terms
 from deciders.answer_types import UNTYPED, AnswerType, definition_subject, subject_weights
 from deciders.chunks import HopChunk
 from deciders.definitions import defines, opens_on
@@ -79,8 +79,7 @@ class Candidate:
     credits: dict[str, float]
     """Each question term's share (0–1): 1 in the sentence, less when only near it."""
     similarity: float | None
-    """Cosine similarity (0–1) of the sentence's embedding to the question's (``None``
-    without an embedding model: support is then lexical alone)."""
+    """Cosine similarity (0–1) of the sentence's embedding to the question's; ``None`` without a model."""
     spans: tuple[str, ...]
     """Spans of the expected answer type in the sentence (empty for ``other``)."""
     score: float
@@ -303,6 +302,7 @@ def rank_candidates(
             - tuning.changelog_penalty
             * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"]) or VERSION_NOTE.match(sentence)))
             - tuning.aside_penalty * (sentence.startswith("(") and sentence.rstrip(".").endswith(")"))
+            + tuning.phrase_bonus * (kind == "yes_no") * min(max(phrase_run(question, weights, sentence) - 2, 0), 3) / 3
             + tuning.command_bonus * any(c in f"{item['chunk']['title']} {item['window']}" for c in commands)
             + tuning.command_bonus
             * (

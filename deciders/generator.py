@@ -17,7 +17,7 @@ from typing import Literal, Mapping, Protocol, Sequence
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
-from core.text import coverage, names, strip_qualifier, term_set
+from core.text import coverage, names, strip_qualifier, term_set, terms
 from core.tuning import TUNING, Tuning
 from core.wording import PLAIN_FORM, Synonyms, equated, focus_weights
 from deciders import yes_no
@@ -269,9 +269,12 @@ class ExtractiveGenerator:
         # a name the documents mention only in passing is a thing they are not about ("What is MySQL's default
         # port?", "When was the Peace of Westphalia established?"), unless the answer comes from where they mention it
         missing += unsaid_rare_names(question, request.rare_names, chosen, evidence, chain)
-        # a question about a name or year no evidence chunk mentions ("recognized in Japan", "in 1765")
+        # a question about a name or year no evidence chunk mentions ("recognized in Japan", "in 1765"); not one
+        # that much of the collection holds ("PostgreSQL" in its manual: what every chunk is about)
         if chosen and not chain:
-            missing += unmentioned(question, " ".join(f"{c['title']} {c['text']}" for c in evidence))
+            unsaid = unmentioned(question, " ".join(f"{c['title']} {c['text']}" for c in evidence))
+            idf = request.term_weights or {}
+            missing += [n for n in unsaid if any(idf.get(t, 99.0) >= self.tuning.common_name_idf for t in terms(n))]
         # a measure of what the sentence does not name ("1kB is 1024 bytes" for "How many bytes is a bigint?"; a
         # chain's bridge names it otherwise: "the animal" of a question about scorpions)
         if kind == "quantity" and chosen and not chain and (measured := measured_subject(question)):
@@ -321,7 +324,7 @@ class ExtractiveGenerator:
             support = 1.0
         never = f" (they never mention {', '.join(request.absent_terms)})" if request.absent_terms else ""
         if missing and not never:
-            never = f" (no passage found says it of {', '.join(missing)})"
+            never = f" (no passage found says it of {', '.join(dict.fromkeys(missing))})"
         if swaps and not never:
             never = f" (the closest passage speaks of '{swaps[0][1]}', not '{swaps[0][0]}')"
         if denial and not never:

@@ -93,6 +93,27 @@ def test_the_best_option_says_most_of_the_question():
     assert best_option("Which switch is fast?", entries, {"fast": 3.0}) is None  # no entry says a term of it
 
 
+DUMP = """- -a
+--data-only
+- Dump only the data, not the schema (data definitions). Table data, large objects, and sequence values are dumped.
+- -s
+--schema-only
+- Dump only the object definitions (schema), not data.
+- --enable-row-security
+- This option is relevant only when dumping the contents of a table which has row security.
+"""
+
+
+def test_an_option_is_read_the_way_the_question_asks_and_by_its_long_name():
+    entries = option_entries([("c1", DUMP)])
+    weights = {"dump": 3.6, "schema": 2.4, "without": 2.3, "data": 1.1}
+    # "without any data" is said by "not data", and "not the schema" says no schema
+    asked = "pg_dump option to dump only the schema without any data"
+    assert best_option(asked, entries, weights).terms.startswith("-s")
+    # every entry says "dump" and "data": "only the data" says the long name --data-only word for word
+    assert best_option("How do I dump only the data?", entries, {"dump": 3.6, "data": 1.1}).terms.startswith("-a")
+
+
 @pytest.mark.skipif(not DEFAULT_CORPUS.is_dir(), reason=f"{DEFAULT_CORPUS} missing: apt-get install postgresql-doc-15")
 @pytest.mark.parametrize(
     ("question", "option", "page"),

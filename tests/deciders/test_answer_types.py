@@ -52,6 +52,8 @@ from deciders.spans import spans
         ("Which psql command lists all databases?", "command"),  # a word between "which" and "command"
         ("In psql, what's the backslash command to list databases?", "command"),  # a word before "command"
         ("Which server setting controls the port?", "command"),
+        ("psql command to show the columns of a table", "command"),  # a query typed as a search
+        ("function that splits a string into an array", "command"),
         ("Which statement renames a table?", "command"),
         ("Does concat() return NULL when an argument is NULL?", "yes_no"),
         ("After a crash, does PostgreSQL replay the WAL?", "yes_no"),  # a clause before the question

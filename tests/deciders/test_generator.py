@@ -525,6 +525,18 @@ def test_a_single_hop_answer_about_something_else_is_no_answer(question, text, r
     assert answer.abstained and reason in answer.text
 
 
+def test_a_name_much_of_the_collection_holds_need_not_be_in_the_evidence():
+    truncate = chunk("t", "TRUNCATE", "TRUNCATE is transaction-safe: the truncation is rolled back on abort.")
+    question = "Is TRUNCATE transaction-safe in PostgreSQL?"
+    common = {"truncat": 3.7, "transact": 2.2, "safe": 3.7, "postgresql": 1.44}  # a quarter of the chunks say it
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [truncate], "answer", term_weights=common))
+    assert not answer.abstained and answer.short_answer == "Yes", answer.text
+    rare = ExtractiveGenerator().generate(
+        AnswerRequest(question, [truncate], "answer", term_weights={**common, "postgresql": 4.0})
+    )
+    assert rare.abstained and "says it of PostgreSQL)" in rare.text
+
+
 def test_a_rare_name_of_a_single_hop_question_must_be_in_the_answers_sentence():
     huguenots = chunk(
         "hu", "Huguenot",
