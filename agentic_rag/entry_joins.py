@@ -60,6 +60,8 @@ def with_asked_entries(
         found = asked  # led by the entry of an option it names: "What does pg_restore --clean do?"
     elif term := definition_subject(query):
         found = with_entries(store, tuning, [term], query, found, where, per_term=1)
+    elif kind == "default" and (asked := with_option(store, query, kind, found, weigh, where)):
+        found = asked  # the option of the program it names: "pg_ctl stop without choosing a mode" → -m's default
     elif kind == "default" and (names := exact_names(query) or defaulted_setting(store, query, where)):
         # a default is stated in the setting's entry: every entry of the name, one a page, first; and its rest
         typed = not exact_names(query)

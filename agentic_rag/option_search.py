@@ -16,6 +16,7 @@ from langchain_core.embeddings import Embeddings
 from agentic_rag.entry_search import joined
 from core.spelling import coined_words
 from core.text import exact_names, term_set, terms
+from core.wording import DEFAULT_IDIOM
 from deciders.negation import negated
 from store.chunks import Chunk, ChunkStore
 from store.filters import ChunkFilter
@@ -141,7 +142,8 @@ def _said_alike(question: str, entry: OptionEntry, weights: Mapping[str, float])
     question's negation words ("not data" says "without any data")."""
     words = term_set(f"{entry.description} {entry.terms.replace('-', ' ')}")
     asked = [t for t in weights if t in words]
-    in_question = {t for t in asked if negated(question, frozenset({t}))}
+    meant = DEFAULT_IDIOM.sub(" default ", question)  # "without choosing a mode" asks a default, negates nothing
+    in_question = {t for t in asked if negated(meant, frozenset({t}))}
     in_entry = {t for t in asked if negated(entry.description, frozenset({t}))}
     cues = weights.keys() & _NEGATION_WORDS if in_question & in_entry else frozenset()
     return (words - (in_question ^ in_entry)) | cues

@@ -251,6 +251,8 @@ def print_ingest(report: IngestReport, collection: str, total: int | None, verbo
         + ("not created: nothing to hold" if total is None else f"holds {total} chunks")
         + graph_summary(report)
     )
+    if report.files and report.unchanged == report.files:
+        typer.echo(f"every file was already in collection '{collection}' with this content: nothing to add", err=True)
     if report.skipped or report.empty:
         counts = {**report.skipped_by_reason(), **({"empty": len(report.empty)} if report.empty else {})}
         typer.echo(

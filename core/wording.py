@@ -106,11 +106,15 @@ EXCLUSION = re.compile(r"\((?:without|except|excluding|but not)\s[^()]*\)", re.I
 """What a sentence leaves out: "Acquired by VACUUM (without FULL)" is not said of VACUUM FULL."""
 
 
-def said_terms(sentence: str) -> frozenset[str]:
+def said_terms(sentence: str, question: str = "") -> frozenset[str]:
     """The sentence's terms (:func:`core.text.term_set`) and those its superlatives and limits
     (:data:`LIMIT`, :data:`UNBOUNDED`) imply; a cross-reference (:data:`REFERENCE`) says nothing itself ("see" there
-    is no verb of the question's), nor does an exclusion (:data:`EXCLUSION`)."""
-    own = term_set(EXCLUSION.sub(" ", REFERENCE.sub(" ", sentence)))
+    is no verb of the question's), nor does an exclusion (:data:`EXCLUSION`) unless ``question`` says it too
+    ("Which lock mode does VACUUM without FULL take?" of "Acquired by VACUUM (without FULL)")."""
+    asked = question.lower()
+    own = term_set(
+        EXCLUSION.sub(lambda m: m[0] if asked and m[0][1:-1].lower() in asked else " ", REFERENCE.sub(" ", sentence))
+    )
     limits = term_set(
         " ".join(
             ["maximum" if m.lower() == "upper" else "minimum" for m in LIMIT.findall(sentence)]

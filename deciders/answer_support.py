@@ -167,7 +167,7 @@ def rank_candidates(
         about: frozenset[str] = frozenset()  # the subject's terms, under the entry its entry refers to
         header: frozenset[str] = frozenset()  # a table's header row ("| Item | Upper Limit |"), for its rows
         for sentence in sentences(chunk["text"]):
-            own = equated(said_terms(sentence), synonyms or {})
+            own = equated(said_terms(sentence, question), synonyms or {})
             line_entry = api_entry_name(sentence)
             if line_entry:  # a new API entry: what came before is about another
                 head, head_entry, about, before = None, None, frozenset(), []

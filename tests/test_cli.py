@@ -115,6 +115,7 @@ def test_ingest_exclude_and_ragignore(cli, tmp_path):
     )
     proc = cli("ingest", str(tmp_path), "--exclude", "todo.txt", collection="cli_exclude")
     assert "1 excluded files dropped" in proc.stdout and "holds 1 chunks" in proc.stdout
+    assert "already in collection 'cli_exclude'" in proc.stderr  # nothing new: said, not left to the counts
 
 
 def test_corrupt_pdf_in_a_folder_is_skipped_and_the_rest_ingested(cli, tmp_path):

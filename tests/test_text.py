@@ -211,3 +211,11 @@ def test_a_phrase_run_is_the_longest_stretch_of_question_terms_said_in_order():
     assert phrase_run(question, weights, "PostgreSQL supports building indexes without locking out writes.") == 5
     assert phrase_run(question, weights, "An index build can lock out writers for long periods.") == 1
     assert phrase_run(question, {}, "anything") == 0
+
+
+def test_an_exclusion_says_nothing_unless_the_question_says_it_too():
+    from core.wording import said_terms
+
+    sentence = "Acquired by VACUUM (without FULL), ANALYZE and CREATE INDEX CONCURRENTLY."
+    assert "full" not in said_terms(sentence)  # not said of VACUUM FULL
+    assert {"without", "full"} <= said_terms(sentence, "Which lock mode does VACUUM without FULL take?")
