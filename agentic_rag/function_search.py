@@ -60,12 +60,27 @@ def function_rows(chunks: Sequence[tuple[str, str]]) -> list[FunctionRow]:
     return list(found.values())
 
 
-def best_function(rows: Sequence[FunctionRow], weights: Mapping[str, float]) -> FunctionRow | None:
+_INTO = re.compile(r"\binto\b", re.I)
+_TO = re.compile(r"\b(?:into|to)\b", re.I)
+
+
+def _reversed(question: str, said: str) -> bool:
+    """Whether a row says the other way round what the question asks turned into something: "rows
+    into a JSON array" against "Expands the … JSON array of objects to a set of rows"."""
+    if not (asked := _INTO.search(question)) or not (done := _TO.search(said)):
+        return False
+    source, target = term_set(question[: asked.start()]), term_set(question[asked.end() :])
+    before, after = term_set(said[: done.start()]), term_set(said[done.end() :])
+    return bool(source & after - before) and bool(target & before - after)
+
+
+def best_function(rows: Sequence[FunctionRow], weights: Mapping[str, float], question: str = "") -> FunctionRow | None:
     """The row whose first sentence and function name say the largest weighted share of the
     question's terms (``weights``: term → IDF; what it excludes, "excluding indexes", unsaid), at
     least :data:`MIN_COVERAGE`; a tie goes to the row whose name says more of them (``current_schema``
-    over ``pg_my_temp_schema``, ``pg_database_size`` over ``pg_tablespace_size``). ``None`` when no
-    row says enough."""
+    over ``pg_my_temp_schema``, ``pg_database_size`` over ``pg_tablespace_size``). A row saying the
+    other way round what ``question`` asks turned into something is no answer (:func:`_reversed`).
+    ``None`` when no row says enough."""
     weights = {t: w for t, w in weights.items() if t not in _EVERY_ROW}
     total = sum(weights.values())
 
@@ -73,6 +88,7 @@ def best_function(rows: Sequence[FunctionRow], weights: Mapping[str, float]) -> 
         words = term_set(_EXCLUDING.sub(" ", text).replace("_", " "))
         return sum(w for t, w in weights.items() if t in words) / total if total else 0.0
 
+    rows = [row for row in rows if not _reversed(question, row.said)] if question else rows
     scored = [(share(f"{row.said} {row.name}"), share(row.name), row) for row in rows]
     best = max(scored, key=lambda s: s[:2], default=None)
     return best[2] if best and best[0] >= MIN_COVERAGE else None
@@ -95,7 +111,7 @@ def with_function(
     if exact_names(question) or prose_statements(question):
         return None
     rows = [r for r in rows if _REPORTING.match(r.said)] if _LOOKING.search(question) else rows
-    if not (best := best_function(rows, weigh(question))):
+    if not (best := best_function(rows, weigh(question), question)):
         return None
     if (chunk := store.fetch([best.chunk_id]).get(best.chunk_id)) is None:
         return None

@@ -216,6 +216,11 @@ class Services:
         return limit_rows(self.store.names.pages_containing("| Upper Limit |", "| Limit |", "| Maximum |"))
 
     @cached_property
+    def setting_names(self) -> list[str]:
+        """The collection's setting names (:meth:`store.reads.CollectionReads.setting_names`), read once."""
+        return self.store.names.setting_names()
+
+    @cached_property
     def own_names(self) -> list[str]:
         """The names the collection is about (:meth:`store.reads.CollectionReads.own_names`), read once."""
         return self.store.names.own_names(self.tuning.own_name_share)
@@ -242,7 +247,7 @@ class Services:
     def collection_changed(self) -> None:
         """Forget what was read from the collection's content (its glossary, wrappers, function rows): an ingest
         changed it."""
-        for read in ("equivalents", "wrapped_commands", "function_rows", "limit_rows", "own_names"):
+        for read in ("equivalents", "wrapped_commands", "function_rows", "limit_rows", "own_names", "setting_names"):
             self.__dict__.pop(read, None)
 
     def searched_question(self, question: str) -> str:
@@ -255,7 +260,7 @@ class Services:
         (:meth:`wrapped_command`), each setting-like name written with spaces spelled as its
         entry (:func:`agentic_rag.spelling.spelled_as_entries`: "autovacuum naptime"), and an
         everyday "max" as "maximum" (:func:`agentic_rag.spelling.spelled_out`)."""
-        question = corrected(self.store, question, self.tuning.misspelling_candidates)
+        question = corrected(self.store, question, self.tuning.misspelling_candidates, self.setting_names)
         last = asked(question)
         if last != question and (own := exact_names(last)) and not self.store.names.absent(own):
             scene = question[: -len(last)]

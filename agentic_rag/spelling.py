@@ -7,6 +7,7 @@ name the documents "never mention"), a setting written with spaces as its entry'
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Sequence
 
@@ -19,6 +20,9 @@ from store.lexical import lucene_idf
 
 _KIND_NOUNS = frozenset({"file", "files", "setting", "parameter", "option", "command", "mode", "level", "method"})
 """Nouns a "which/what X …?" question ends the kind it asks for with ("config file"): no setting's name then."""
+NAME_LIKENESS = 0.9
+"""Least ``difflib`` ratio of a misspelt snake_case name to the setting it is read as: "maintainance_work_mem"
+to ``maintenance_work_mem`` 0.95; ``work_mem`` to ``work_mem_x`` would be 0.89."""
 MIN_CHUNKS = 2
 """Chunks that must hold a word for a misspelling to be read as it: one stray mention is no evidence."""
 _MAX = re.compile(r"\bmax\b(?![\s_]*\()")
@@ -76,19 +80,22 @@ def spelled_out(question: str) -> str:
     return _UNAPOSTROPHED.sub(r"\1's", _MAX.sub("maximum", question))
 
 
-def corrected(store: ChunkStore, question: str, candidates: int) -> str:
+def corrected(store: ChunkStore, question: str, candidates: int, settings: Sequence[str] = ()) -> str:
     """``question`` with each of its first ``candidates`` :func:`core.spelling.unknown_words` that no chunk holds
     (:meth:`store.names.NameIndex.absent`) replaced by the spelling the collection holds: for a
     snake_case name the first of its :func:`core.spelling.spellings` some chunk contains, for a
     word the variant most chunks hold (at least :data:`MIN_CHUNKS`, by its stem) that one holds as
-    written ("automaticaly" is "automatically", not "automatical", whose stem is the same). A word with no such
-    spelling is left as written (a name the documents do not mention)."""
+    written ("automaticaly" is "automatically", not "automatical", whose stem is the same); a snake_case name
+    with none, the one of ``settings`` (the collection's setting names) it is most like, at least
+    :data:`NAME_LIKENESS` (``difflib``'s ratio: "maintainance_work_mem" is ``maintenance_work_mem``, two
+    edits). A word with no such spelling is left as written (a name the documents do not mention)."""
     held_idf = None  # the idf of a word MIN_CHUNKS chunks hold, read once
     for word in store.names.absent(unknown_words(question)[:candidates]):
         variants = spellings(word)
         if "_" in word:
             absent = set(store.names.absent(variants[:8]))
             meant = next((c for c in variants[:8] if c not in absent), None)
+            meant = meant or next(iter(difflib.get_close_matches(word, settings, n=1, cutoff=NAME_LIKENESS)), None)
         else:  # the most held variants, by their rarest lexeme's idf, the first some chunk holds as written
             held_idf = lucene_idf(store.lexical.size(), MIN_CHUNKS) if held_idf is None else held_idf
             held = sorted((value, c) for c, value in store.lexical.idf(variants).items() if value <= held_idf)

@@ -19,7 +19,7 @@ from langchain_core.messages import BaseMessage
 
 from core.text import coverage, names, strip_qualifier, term_set, terms
 from core.tuning import TUNING, Tuning
-from core.wording import PLAIN_FORM, Synonyms, equated, focus_weights
+from core.wording import PLAIN_FORM, Synonyms, asked, equated, focus_weights
 from deciders import yes_no
 from deciders.answer_support import (
     Candidate,
@@ -104,11 +104,11 @@ class Generator(Protocol):
 
 
 def _unsaid_focus(best: Candidate, weights: Mapping[str, float], request: AnswerRequest) -> bool:
-    """Whether the question's rarest term (``weights``' heaviest) is not said by ``best``'s sentence, its
-    context or its chunk's title, nor by an equivalent (``request.synonyms``)."""
+    """Whether a rarest term of the question (``weights``' heaviest; any of several as heavy) is not said by
+    ``best``'s sentence, its context or its chunk's title, nor by an equivalent (``request.synonyms``)."""
     text = f"{best.chunk['title']} {with_context(best)}"
-    said = term_set(text) | term_set(text.replace("_", " "))  # autovacuum_naptime says "naptime" too
-    return bool(weights) and max(weights, key=weights.get) not in equated(said, request.synonyms or {})
+    said = equated(term_set(text) | term_set(text.replace("_", " ")), request.synonyms or {})  # "naptime" too
+    return bool(weights) and any(t not in said for t, w in weights.items() if w == max(weights.values()))
 
 
 class ExtractiveGenerator:
@@ -268,11 +268,12 @@ class ExtractiveGenerator:
         answerable = not request.absent_terms  # a question about a thing no document names
         # a name the documents mention only in passing is a thing they are not about ("What is MySQL's default
         # port?", "When was the Peace of Westphalia established?"), unless the answer comes from where they mention it
-        missing += unsaid_rare_names(question, request.rare_names, chosen, evidence, chain)
+        rare = [n for n in request.rare_names if n in asked(question)]  # not a name of the scene before it
+        missing += unsaid_rare_names(question, rare, chosen, evidence, chain)
         # a question about a name or year no evidence chunk mentions ("recognized in Japan", "in 1765"); not one
-        # that much of the collection holds ("PostgreSQL" in its manual: what every chunk is about)
+        # that much of the collection holds ("PostgreSQL" in its manual), nor one of the scene before it ("OLTP")
         if chosen and not chain:
-            unsaid = unmentioned(question, " ".join(f"{c['title']} {c['text']}" for c in evidence))
+            unsaid = unmentioned(asked(question), " ".join(f"{c['title']} {c['text']}" for c in evidence))
             idf = request.term_weights or {}
             missing += [n for n in unsaid if any(idf.get(t, 99.0) >= self.tuning.common_name_idf for t in terms(n))]
         # a measure of what the sentence does not name ("1kB is 1024 bytes" for "How many bytes is a bigint?"; a

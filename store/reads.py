@@ -93,3 +93,12 @@ class CollectionReads(TableAddon):
             (camel, share),
         ).fetchall()
         return [w for (w,) in rows]
+
+    def setting_names(self) -> list[str]:
+        """The snake_case names of the collection's typed entries, each once, in page order: a setting's
+        term line ("- maintenance_work_mem (integer)")."""
+        line = re.compile(
+            r"(?m)^[ \t*•-]*([a-z][a-z0-9]*(?:_[a-z0-9]+)+) \((?:integer|string|boolean|enum|floating point)\)$"
+        )
+        rows = self.containing(" (integer)", " (string)", " (boolean)", " (enum)", " (floating point)")
+        return list(dict.fromkeys(m[1] for _, text in rows for m in line.finditer(text)))

@@ -139,6 +139,8 @@ def test_a_misspelt_name_is_read_as_the_collection_spells_it(manual):
     assert manual.services.searched_question("What's the max size of max() input?") == (
         "What's the maximum size of max() input?"
     )
+    # a setting's name two edits off is the setting it is most like
+    assert "maintenance_work_mem" in manual.services.searched_question("What is maintainance_work_mem by default?")
     # a question word's "'s" typed without its apostrophe asks as written with it
     assert manual.services.searched_question("Whats the default port?") == "What's the default port?"
     # a name one edit from nothing the collection holds is left as written: the documents do not mention it

@@ -45,6 +45,27 @@ def test_the_row_saying_nearly_all_of_the_question_is_the_best_and_a_name_breaks
     )
 
 
+def test_a_row_saying_the_other_way_round_what_is_turned_into_something_is_no_answer():
+    rows = function_rows(
+        [
+            (
+                "c3",
+                "| json_populate_recordset ( base anyelement, from_json json ) → setof anyelement Expands the "
+                "top-level JSON array of objects to a set of rows having the composite type of the base argument. |\n"
+                "| json_agg ( anyelement ) → json Collects all the input values, including nulls, into a JSON array. |",
+            )
+        ]
+    )
+    weights = {"aggreg": 1.0, "row": 1.4, "json": 2.5, "array": 2.6}
+    question = "Which function aggregates rows into a JSON array?"
+    assert best_function(rows, weights).name == "json_populate_recordset"  # without the question: said most
+    assert best_function(rows, weights, question) is None  # "JSON array … to a set of rows" is the reverse
+    asked = "how can I expand a json array into a set of rows?"
+    assert best_function(rows, {"expand": 1.0, "json": 2.5, "array": 2.6, "row": 1.4}, asked).name == (
+        "json_populate_recordset"
+    )
+
+
 def test_a_how_to_a_function_does_is_answered_with_its_name(manual):
     result = manual.ask("How do I cancel a running query?", context=RULES)
     assert result["short_answer"] == "pg_cancel_backend", result["answer"]

@@ -14,6 +14,7 @@ from deciders.generator import (
     Answer,
     AnswerRequest,
     ExtractiveGenerator,
+    _unsaid_focus,
 )
 from deciders.lexicon import MODEL_FREE
 from deciders.llm_generator import LLMGenerator, wrong_type
@@ -537,6 +538,15 @@ def test_a_name_much_of_the_collection_holds_need_not_be_in_the_evidence():
     assert rare.abstained and "says it of PostgreSQL)" in rare.text
 
 
+def test_a_rare_name_of_the_scene_before_the_question_need_not_be_in_the_answer():
+    port = chunk("p", "Connections", "The server listens on port 5432 by default.")
+    question = "We run a busy OLTP shop. Which port does the server listen on by default?"
+    request = AnswerRequest(question, [port], "answer", rare_names=["OLTP"])
+    assert ExtractiveGenerator().generate(request).short_answer == "5432"
+    asked = AnswerRequest("Which port does OLTP listen on by default?", [port], "answer", rare_names=["OLTP"])
+    assert ExtractiveGenerator().generate(asked).abstained  # asked of it: the answer must say it
+
+
 def test_a_rare_name_of_a_single_hop_question_must_be_in_the_answers_sentence():
     huguenots = chunk(
         "hu", "Huguenot",
@@ -887,3 +897,14 @@ def test_the_entry_of_an_option_the_question_names_is_cited_with_an_answer_anoth
         AnswerRequest("What lock does a full vacuum take?", [unnamed, routine], "answer")
     )
     assert answer.cited == [(1, "routine")]
+
+
+def test_the_rarest_terms_tied_all_count_whatever_their_order():
+    grew = chunk(
+        "g", "Southern California", "Southern California's rate grew less than the state average in the 2000s."
+    )
+    best = Candidate(grew["text"], grew, None, 0.5, {}, None, (), 0.5)
+    request = AnswerRequest("How much did southern California grow in the year 2000?", [grew], "answer")
+    tied = {"2000": 4.3, "grow": 4.3, "california": 3.7}  # "grew" says grow, "2000s" says no 2000
+    assert _unsaid_focus(best, tied, request) and _unsaid_focus(best, dict(reversed(tied.items())), request)
+    assert not _unsaid_focus(best, {"grow": 4.3, "california": 3.7}, request)
