@@ -99,6 +99,20 @@ _DEFAULT_VALUE = re.compile(
     r"(?<![\w.\\'-])(?<!\bthis )(?<!\bthat )(?<!\bthe )(?P<named>[\w.+-]+)\s+is\s+the\s+default\b",
     re.I,
 )
+_DEFAULT_OF_WHAT = re.compile(
+    r"defaults?\s+(?!(?:values?|settings?|is|are)\b)((?:[\w-]+\s+){1,4}?)(?:is|are)\b(?<!\bvalue is)", re.I
+)
+"""A default said with what it is the default of: "default file mode is", "default queue length limit is"."""
+_KIND_WORDS = frozenset(term_set("method kind type sort"))
+"""Words a default may be said of that name no thing ("The default method is btree" of "what kind of index")."""
+
+
+def _of_other(what: str, asked: frozenset[str]) -> bool:
+    """Whether the words a default is said of ("file mode") name a thing the question (``asked``) does not."""
+    named = term_set(what) - _KIND_WORDS
+    return bool(named) and not named & asked
+
+
 _PRONOUNS = frozenset({"it", "this", "that", "them", "they", "these", "those", "one"})
 """Words a default's wording may end on that name no value ("the default value scales proportionally to it")."""
 _KEYWORD_DEFAULT = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)=(?P<value>'[^']*'|\"[^\"]*\"|[^\s,()=]+)")
@@ -132,6 +146,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     if kind == "default":
         example = _EXAMPLE_MARK.search(sentence)  # "For example, initdb -E EUC_JP sets the default … to EUC_JP"
         matches = [m for m in _DEFAULT_VALUE.finditer(sentence) if not (example and example.start() < m.start())]
+        # "The default file mode is 'r'" states the default of another thing than "the default encoding"
+        matches = [m for m in matches if not ((of := _DEFAULT_OF_WHAT.match(m[0])) and _of_other(of[1], asked))]
         found = [next(filter(None, m.groups()), "") for m in matches]  # the value group
         found = [v for v in found if v.lower() not in STOPWORDS - {"on", "off", "none"}]  # "which is the default"
         found = [v for v in found if v.lower().strip(" .)") not in _PRONOUNS]  # "scales proportionally to it"

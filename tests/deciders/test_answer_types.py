@@ -167,6 +167,14 @@ def test_a_default_asked_as_a_measure_must_be_one():
     assert spans("The default method is btree.", "default", question) == ["btree"]
 
 
+def test_a_default_said_of_another_thing_is_not_the_one_asked():
+    encoding = "What's the default encoding of open()?"
+    assert spans("The default file mode is 'r', meaning to open the file in read mode.", "default", encoding) == []
+    assert spans("The default encoding is platform dependent.", "default", encoding) == ["platform dependent"]
+    connections = "How many client connections (max_connections) does PostgreSQL allow by default?"
+    assert spans("The default queue length limit is 128 on many platforms.", "default", connections) == []
+
+
 def test_a_duration_asked_for_must_have_a_unit_of_time():
     """'16 megabytes' and '90%' are quantities, not the time between checkpoints."""
     question = "If write volume is low, how much time passes between automatic checkpoints?"
