@@ -83,7 +83,7 @@ def with_asked_entries(
             if not (more := [m for m in lock_modes(found) if m not in modes]):
                 break
             modes += more
-    elif asked := with_option(store, query, kind, found, weigh, where):
+    elif kind == "command" and (asked := with_option(store, query, kind, found, weigh, where)):
         found = asked  # led by the option it asks of a program: "Which initdb switch …?" → -k, "with -j"
     elif statement := named_statement(store, query, where):  # "create a user": CREATE USER
         found = with_entries(store, tuning, [statement], query, found, where, per_term=1, lead=True)

@@ -18,6 +18,7 @@ from deciders.lexicon import COMMAND_PHRASE, WHICH_NOUN, prose_statements
 from deciders.spans import spans
 from store.chunks import Chunk, ChunkStore
 from store.filters import ChunkFilter
+from store.names import name_with_part
 
 
 def lock_modes(chunks: Sequence[Chunk]) -> list[str]:
@@ -158,8 +159,6 @@ def defaulted_setting(store: ChunkStore, question: str, where: ChunkFilter | Non
     if store.names.entries(word, 1, where, said=False, typed=True):
         return [word]
     ids = store.names.entries(word.lower(), 5, where, said=False, typed=True, part=True)
-    term = re.compile(
-        rf"(?im)^[ \t*•-]*((?:\w+_)+{re.escape(word)}(?:e?s)?(?:_\w+)*|{re.escape(word)}(?:e?s)?(?:_\w+)+) +\("
-    )
+    term = re.compile(rf"(?im)^[ \t*•-]*({name_with_part(re.escape(word))}) +\(")  # the word alone has no entry (above)
     names = {m[1].lower() for chunk in store.fetch(ids).values() for m in term.finditer(chunk["text"])}
     return list(names) if len(names) == 1 else []

@@ -23,6 +23,7 @@ _MEASURES = {"size": ("big", "large", "size", "huge"), "length": ("long", "lengt
 _PER = re.compile(r"\bper\b")
 """An item counted "per" something: "indexes per table" is a number."""
 _MEASURED = {measure: frozenset(term_set(" ".join(words))) for measure, words in _MEASURES.items()}
+_MEASURE_WORDS = frozenset().union(*_MEASURED.values())
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def asked_limit(rows: Sequence[LimitRow], question: str) -> tuple[LimitRow, froz
     for row in rows:
         per = _PER.search(row.item)
         item = term_set(_PER.sub(" ", row.item))
-        subject = item - frozenset().union(*_MEASURED.values())
+        subject = item - _MEASURE_WORDS
         measure = measures(item) or ({"number"} if per else set())
         if subject and subject <= said and (not asked or measure & asked) and len(subject) > len(named):
             best, named = row, subject | limiting | (said & frozenset().union(*(_MEASURED[m] for m in measure)))

@@ -117,7 +117,9 @@ def best_option(
     total = sum(weights.values())
     if not entries or not total:
         return None
-    said = [_said_alike(question, e, weights) for e in entries]
+    meant = DEFAULT_IDIOM.sub(" default ", question)  # "without choosing a mode" asks a default, negates nothing
+    denied = frozenset(t for t in weights if negated(meant, frozenset({t})))
+    said = [_said_alike(e, weights, denied) for e in entries]
     coverage = np.array([sum(w for t, w in weights.items() if t in words) / total for words in said])
     score = coverage + _MEMBER_SHARE * np.array([lettered_member(e, question) is not None for e in entries])
     asked = set(re.findall(r"[a-z]+", question.lower()))  # stop words too: "only" of "--data-only"
@@ -135,15 +137,14 @@ def _long_names(entry: OptionEntry) -> list[list[str]]:
     return [re.findall(r"[a-z]+", name) for name in re.findall(r"--([a-z][\w-]*)", entry.terms)]
 
 
-def _said_alike(question: str, entry: OptionEntry, weights: Mapping[str, float]) -> frozenset[str]:
-    """The terms ``entry``'s description and option names say as ``question`` asks them: a term one
-    of them negates and the other does not is not said ("Dump only the data, not the schema" says
-    no "schema" for "… only the schema without any data"), and a negation both make says the
-    question's negation words ("not data" says "without any data")."""
+def _said_alike(entry: OptionEntry, weights: Mapping[str, float], denied: frozenset[str]) -> frozenset[str]:
+    """The terms ``entry``'s description and option names say as the question asks them (``denied``:
+    its terms it negates): a term one of them negates and the other does not is not said ("Dump only
+    the data, not the schema" says no "schema" for "… only the schema without any data"), and a
+    negation both make says the question's negation words ("not data" says "without any data")."""
     words = term_set(f"{entry.description} {entry.terms.replace('-', ' ')}")
     asked = [t for t in weights if t in words]
-    meant = DEFAULT_IDIOM.sub(" default ", question)  # "without choosing a mode" asks a default, negates nothing
-    in_question = {t for t in asked if negated(meant, frozenset({t}))}
+    in_question = denied & frozenset(asked)
     in_entry = {t for t in asked if negated(entry.description, frozenset({t}))}
     cues = weights.keys() & _NEGATION_WORDS if in_question & in_entry else frozenset()
     return (words - (in_question ^ in_entry)) | cues

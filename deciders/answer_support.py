@@ -144,7 +144,7 @@ def rank_candidates(
     total = sum(weights.values())
     noun = (found_noun := WHICH_NOUN.search(question)) and found_noun[1].lower()
     asks_api = noun in API_NOUNS  # "which exception …?"
-    versions = bool(ABOUT_VERSIONS.search(question))
+    versions, yes_no = bool(ABOUT_VERSIONS.search(question)), kind == "yes_no"
     commands = _command_prefixes(question)
     # what a definition asks about, or the thing whose value is asked ("what port …?": the entry "port (integer)")
     subject = definition_subject(question) if kind == "definition" else None
@@ -302,7 +302,7 @@ def rank_candidates(
             - tuning.changelog_penalty
             * (not versions and bool(CHANGELOG_TITLE.search(item["chunk"]["title"]) or VERSION_NOTE.match(sentence)))
             - tuning.aside_penalty * (sentence.startswith("(") and sentence.rstrip(".").endswith(")"))
-            + tuning.phrase_bonus * (kind == "yes_no") * min(max(phrase_run(question, weights, sentence) - 2, 0), 3) / 3
+            + (tuning.phrase_bonus * min(max(phrase_run(question, weights, sentence) - 2, 0), 3) / 3 if yes_no else 0)
             + tuning.command_bonus * any(c in f"{item['chunk']['title']} {item['window']}" for c in commands)
             + tuning.command_bonus
             * (

@@ -266,14 +266,14 @@ class ExtractiveGenerator:
         # one fact is stated in one sentence: a single-hop answer's best sentence must support it alone
         alone = support if chain else blended_support(chosen[:1], weights, self.tuning)
         answerable = not request.absent_terms  # a question about a thing no document names
-        # a name the documents mention only in passing is a thing they are not about ("What is MySQL's default
-        # port?", "When was the Peace of Westphalia established?"), unless the answer comes from where they mention it
-        rare = [n for n in request.rare_names if n in asked(question)]  # not a name of the scene before it
+        # a name mentioned only in passing is a thing the documents are not about, unless the answer is from there
+        scene_free = asked(question)
+        rare = [n for n in request.rare_names if n in scene_free]
         missing += unsaid_rare_names(question, rare, chosen, evidence, chain)
         # a question about a name or year no evidence chunk mentions ("recognized in Japan", "in 1765"); not one
         # that much of the collection holds ("PostgreSQL" in its manual), nor one of the scene before it ("OLTP")
         if chosen and not chain:
-            unsaid = unmentioned(asked(question), " ".join(f"{c['title']} {c['text']}" for c in evidence))
+            unsaid = unmentioned(scene_free, " ".join(f"{c['title']} {c['text']}" for c in evidence))
             idf = request.term_weights or {}
             missing += [n for n in unsaid if any(idf.get(t, 99.0) >= self.tuning.common_name_idf for t in terms(n))]
         # a measure of what the sentence does not name ("1kB is 1024 bytes" for "How many bytes is a bigint?"; a

@@ -42,6 +42,12 @@ TERM_LINE = "([^\n]*\\()?{name}\\)?(\\s*\\([^)\n]*\\))?[ \t]*(\n|$)"
 long form ("Multi-version concurrency control (MVCC)"); after :data:`ENTRY_START`."""
 
 
+def name_with_part(word: str) -> str:
+    """A regular expression (Python's and PostgreSQL's) of a snake_case name holding ``word`` (a pattern)
+    as one of its parts, in the plural too: ``listen_addresses`` for "address"."""
+    return rf"(?:\w+_)*(?:{word})(?:e?s)?(?:_\w+)*"
+
+
 def literal_pattern(word: str) -> str:
     """A PostgreSQL regular expression matching ``word`` as a whole word, its unaccented letters also
     their accented forms ("Benitez" finds "Benítez"), a hyphen also a space or nothing ("Seven Day")."""
@@ -192,7 +198,7 @@ class NameIndex(CollectionReads):
         if words:  # "Standby (server)" for "standby server"
             forms.append(f"{' '.join(words)} ({last})")
             patterns.append(rf"{literal_pattern(' '.join(words))} \({literal_pattern(last)}\)")
-        patterns = [rf"\m(\w+_)*{re.escape(term)}(e?s)?(_\w+)*\M"] if part else patterns
+        patterns = [rf"\m{name_with_part(re.escape(term))}\M"] if part else patterns
         rows = self._conn.execute(
             f"""
             WITH {self._held_sql()}
@@ -202,7 +208,7 @@ class NameIndex(CollectionReads):
             {"name": term, "line": ENTRY_START + TERM_LINE.format(name=f"({'|'.join(patterns)})"), **params},
         ).fetchall()
         spelled = "|".join(re.escape(s) for f in forms for s in dict.fromkeys([f, f[:1].upper() + f[1:]]))
-        spelled = rf"(?:\w+_)*(?:{spelled})(?:e?s)?(?:_\w+)*" if part else spelled
+        spelled = name_with_part(spelled) if part else spelled
         qualifier = rf"[ \t]{'+' if typed else '*'}\([^)\n]{'+' if typed else '*'}\)"  # typed: not a call's "next(it)"
         term_line = rf"^[ \t*•-]*(?:[^\n]*\()?(?:{spelled})\)?(?:{qualifier}){'' if typed else '?'}[ \t]*"
         says = r"\n[ \t*•-]*(?:[^\n]*\.|[^\n]* — [^\n]*)$"  # then a sentence or a name line
