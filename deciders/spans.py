@@ -81,13 +81,16 @@ _DEFAULT_VALUE = re.compile(
     r"\b(?!(?-i:DEFAULTS?)\b)"  # the keyword DEFAULT ("DEFAULT to use the default encoding") is no wording
     # "defaults to", never after other words ("the default for this source to destination encoding"); after other
     # words no passive clause: "By default, the dump is created in the database encoding" (the dump's, no value)
-    r"defaults?\b(?:\s+to|\s+(?:is|are|=|of(?=\s+[\d'\"]))|(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){1,4}?\s+"
+    # "the default encoding of open() is …": the words after "of" say what of (a call among them)
+    r"defaults?\b(?:\s+to|\s+(?:is|are|=|of(?=\s+[\d'\"]))|(?:,?\s+(?!is\b|are\b|of\b|to\b)[\w-]+,?){1,4}?"
+    r"(?:\s+of(?:\s+(?!is\b|are\b)[\w.-]+(?:\(\))?){1,4}?)?\s+"
     r"(?:is|are|=|of(?=\s+[\d'\"]))(?!\s+\w+ed\s+(?:in|into|by|with|from|on|at|as|for|using)\b))\s+"
     r"(?:(?:typically|usually|normally|currently)\s+)?(?!(?:chosen|used|determined|computed|selected|taken)\b)"
     r"(?!the (?:opposite|same)\b)"
     # a list opening on a quoted item runs to the sentence's end ('"$user", public'), else a value ends at a comma
-    r"(?P<value>(?:\"[^\"]*\"|'[^']*')(?:,\s*[\w$\"']+)+(?=\.(?!\d)|;|$)|(?:[^.;]|\.(?=\d))+?)"
-    r"(?=\.(?!\d)|;|:\s|,\s|\s+(?:which|but|and|if|unless|when|for|because|since|although|though)\b|$)|"
+    # a dot inside a name or number is no sentence end ("postgresql.conf", "locale.getencoding()", "0.5")
+    r"(?P<value>(?:\"[^\"]*\"|'[^']*')(?:,\s*[\w$\"']+)+(?=\.(?!\w)|;|$)|(?:[^.;]|\.(?=\w))+?)"
+    r"(?=\.(?!\w)|;|:\s|,\s|\s+(?:which|but|and|if|unless|when|for|because|since|although|though)\b|$)|"
     r"\bdefault,\s+(?P<comma>-?\d[\w.]*)(?=,)|"
     r"(?<![\w.\\'-])(?P<before>-?\d[\w.]*|zero|on|off|true|false|enabled|disabled|none|\w+_\w+|'[^']*'|the empty string"
     r"(?:\s+'')?|(?-i:[A-Z]{2,}\w*))\s+(?-i:by)\s+default\b|"
@@ -100,16 +103,18 @@ _DEFAULT_VALUE = re.compile(
     re.I,
 )
 _DEFAULT_OF_WHAT = re.compile(
-    r"defaults?\s+(?!(?:values?|settings?|is|are)\b)((?:[\w-]+\s+){1,4}?)(?:is|are)\b(?<!\bvalue is)", re.I
+    r"defaults?\s+(?!(?:values?|settings?|is|are)\b)((?:[\w.-]+(?:\(\))?\s+){1,8}?)(?:is|are)\b(?<!\bvalue is)", re.I
 )
-"""A default said with what it is the default of: "default file mode is", "default queue length limit is"."""
+"""A default said with what it is the default of: "default file mode is", "default queue length limit is",
+"default file mode of open() is"."""
 _KIND_WORDS = frozenset(term_set("method kind type sort"))
 """Words a default may be said of that name no thing ("The default method is btree" of "what kind of index")."""
 
 
 def _of_other(what: str, asked: frozenset[str]) -> bool:
-    """Whether the words a default is said of ("file mode") name a thing the question (``asked``) does not."""
-    named = term_set(what) - _KIND_WORDS
+    """Whether the words a default is said of ("file mode", "file mode of open()": those before "of") name a
+    thing the question (``asked``) does not."""
+    named = term_set(re.split(r"\s+of\s+", what)[0]) - _KIND_WORDS
     return bool(named) and not named & asked
 
 
@@ -117,6 +122,9 @@ _PRONOUNS = frozenset({"it", "this", "that", "them", "they", "these", "those", "
 """Words a default's wording may end on that name no value ("the default value scales proportionally to it")."""
 _KEYWORD_DEFAULT = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)=(?P<value>'[^']*'|\"[^\"]*\"|[^\s,()=]+)")
 """A keyword parameter's default in a signature: ``lru_cache(maxsize=128, typed=False)``."""
+_ARGUMENTS = re.compile(r"[\w.]+\((?:[^()]|\([^()]*\))*\)")
+"""A call or signature with its argument list, where a keyword's value is its default (in prose, "passes
+encoding=None as a parameter" is an argument given, not a default)."""
 _ALTERNATIVES = re.compile(r"\b([A-Z]{2,})/([A-Z]{2,})((?: [A-Z]{2,})+)\b")
 """Two keywords sharing the words after them: "SET/DROP NOT NULL", "ENABLE/DISABLE TRIGGER"."""
 _REFERENCE_BEFORE = re.compile(r"\b(?:the same (?:\w+ ){0,2}as|see|similar to|as with)\s+$", re.I)
@@ -152,7 +160,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         found = [v for v in found if v.lower() not in STOPWORDS - {"on", "off", "none"}]  # "which is the default"
         found = [v for v in found if v.lower().strip(" .)") not in _PRONOUNS]  # "scales proportionally to it"
         if ">>>" not in sentence:  # an example call (">>> json.dumps(x, indent=4)") sets, not defaults
-            named = [m for m in _KEYWORD_DEFAULT.finditer(sentence) if term_set(m["name"]) <= asked - {"default"}]
+            keywords = (m for call in _ARGUMENTS.finditer(sentence) for m in _KEYWORD_DEFAULT.finditer(call[0]))
+            named = [m for m in keywords if term_set(m["name"]) <= asked - {"default"}]
             found = [m["value"] for m in named if term_set(m["name"])] + found  # the parameter asked, first
         if measure := default_measure(question):
             found = [value for value in found if _measure_of(value, measure, question)]

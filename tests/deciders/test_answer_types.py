@@ -106,6 +106,21 @@ def test_a_bound_on_a_measure_without_a_unit_is_a_bare_number():
     assert spans("To commit asynchronously when the default is the opposite, issue SET LOCAL.", "default") == []
 
 
+def test_a_default_said_with_what_it_is_the_default_of():
+    # "the default <what> of <thing> is <value>", the thing a few words or a call
+    assert spans("The default value of work_mem is 4MB.", "default") == ["4MB"]
+    assert spans("The default port of the server is 5432.", "default", "What is the default port?") == ["5432"]
+    opened = "The default encoding of TextIOWrapper and open() is locale-specific (locale.getencoding())."
+    assert spans(opened, "default", "What is the default encoding of open()?") == [
+        "locale-specific (locale.getencoding())"
+    ]
+    # a dot inside a file or dotted name does not end the value; one ending the sentence does
+    assert spans("The default is postgresql.conf.", "default") == ["postgresql.conf"]
+    # still no value when what it is the default of is another thing than asked
+    assert spans("The default file mode is 'r'.", "default", "What is the default encoding of open()?") == []
+    assert spans("The default file mode of open() is 'r'.", "default", "What is the default encoding of open()?") == []
+
+
 def test_one_as_a_pronoun_or_in_an_idiom_is_no_number():
     sentence = "More than one postgres instance can run at one time, one of them on port 5432; at least one must."
     assert spans(sentence, "number", "What port does Postgres use?") == ["5432"]
@@ -135,6 +150,8 @@ def test_a_signature_gives_the_default_of_the_parameter_the_question_names():
     assert spans(signature, "default", "What is the default maxsize of functools.lru_cache?") == ["128"]
     assert spans(signature, "default", "Does lru_cache default to typed?") == ["False"]
     assert spans(signature, "default", "What is the default size of the cache?") == []  # no parameter named
+    passed = "If your API passes encoding=None as a parameter, use text_encoding()."
+    assert spans(passed, "default", "What is the default encoding?") == []  # an argument given in prose
     example = ">>> print(json.dumps({'4': 5}, sort_keys=True, indent=4))"
     assert spans(example, "default", "What is the default indent of json.dumps?") == []  # a call, not a default
     hook = "json.JSONEncoder(default=encode_complex)"
