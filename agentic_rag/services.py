@@ -19,6 +19,7 @@ from agentic_rag.spelling import (
     spelled_as_entries,
     spelled_out,
     with_capping_setting,
+    with_timing_setting,
 )
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
@@ -257,8 +258,11 @@ class Services:
         it does not ("… we monitor it with Grafana. What is the default of checkpoint_timeout?": the
         asker's setting, :func:`core.wording.asked`) or run longer than ``tuning.long_scene_chars``, each program
         named that the collection calls a wrapper around an SQL command followed by that command
-        (:meth:`wrapped_command`), each setting-like name written with spaces spelled as its
-        entry (:func:`agentic_rag.spelling.spelled_as_entries`: "autovacuum naptime"), and an
+        (:meth:`wrapped_command`), the setting capping a count or timing a duration asked of a default
+        (:func:`agentic_rag.spelling.with_capping_setting`, :func:`~agentic_rag.spelling.with_timing_setting`:
+        "how often does a checkpoint happen?" names ``checkpoint_timeout``), each setting-like name written
+        with spaces spelled as its entry (:func:`agentic_rag.spelling.spelled_as_entries`: "autovacuum
+        naptime"), and an
         everyday "max" as "maximum" (:func:`agentic_rag.spelling.spelled_out`)."""
         question = corrected(self.store, question, self.tuning.misspelling_candidates, self.setting_names)
         last = asked(question)
@@ -270,6 +274,7 @@ class Services:
             if named and (said := self.wrapped_command(program, named["option"])):
                 question = f"{question[: named.end()]} ({said}){question[named.end() :]}"
         question = with_capping_setting(self.store, own_names_spelled(question, self.own_names))
+        question = with_timing_setting(question, self.setting_names)
         return spelled_out(spelled_as_entries(self.store, question, self.tuning.spaced_name_candidates))
 
     def describe_source(self, chunk: Chunk) -> str:

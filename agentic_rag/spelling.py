@@ -12,7 +12,7 @@ import re
 from typing import Sequence
 
 from core.spelling import spellings, unknown_words
-from core.text import exact_names
+from core.text import exact_names, lemma
 from deciders.answer_types import ASKS_LIMIT, counted_phrase, expected_type
 from deciders.lexicon import spaced_names
 from store.chunks import ChunkStore
@@ -73,6 +73,33 @@ def with_capping_setting(store: ChunkStore, question: str) -> str:
     return f"{question[:at]} ({capped}){question[at:]}"
 
 
+_HOW_LONG = re.compile(r"\bhow (?:long|often|much time)\b", re.I)
+"""A question asking for a duration or an interval ("how long does a statement run …?", "how often …?")."""
+TIMING_PARTS = ("timeout", "naptime", "interval", "delay")
+"""The last part of a setting named for how long or how often its first part happens: ``checkpoint_timeout``."""
+
+
+def with_timing_setting(question: str, settings: Sequence[str]) -> str:
+    """``question`` with the setting that times what it asks about named after its word ("how often does a
+    checkpoint (checkpoint_timeout) happen by default?"): a duration or interval (:data:`_HOW_LONG`) asked of
+    a default, and exactly one of the question's words (or its lemma) ``w`` with a setting ``w_<part>``
+    (:data:`TIMING_PARTS`) among ``settings``: "statement" ``statement_timeout``, "autovacuum"
+    ``autovacuum_naptime``; "a session wait on a lock … a deadlock" names two (``lock_timeout``,
+    ``deadlock_timeout``) and is returned as it is, as is a question naming code."""
+    if exact_names(question) or not _HOW_LONG.search(question) or expected_type(question) != "default":
+        return question
+    held = set(settings)
+    timed = {
+        word: names
+        for word in dict.fromkeys(re.findall(r"\b[a-z]+\b", question.lower()))
+        if (names := {f"{w}_{part}" for w in {word, lemma(word)} for part in TIMING_PARTS} & held)
+    }
+    if len(timed) != 1 or len(names := next(iter(timed.values()))) != 1:
+        return question
+    word = re.search(rf"\b{next(iter(timed))}\b", question, re.I)
+    return f"{question[: word.end()]} ({names.pop()}){question[word.end() :]}"
+
+
 def spelled_out(question: str) -> str:
     """``question`` with an everyday "max" written "maximum" (:data:`_MAX`; after a setting written
     with spaces is spelled as its name: "max connections" is ``max_connections``) and a question
@@ -110,7 +137,8 @@ def spelled_as_entries(store: ChunkStore, question: str, candidates: int) -> str
     """``question`` with each setting-like name written with spaces (:func:`deciders.lexicon.spaced_names`:
     "the default autovacuum naptime") that is the term of a typed entry in the collection
     (:meth:`store.names.NameIndex.entries`: "autovacuum_naptime (integer)"; "default_X" when that
-    is one, after "default" or in a question asking for a default) written as the entry spells it,
+    is one, after "default" or in a question asking for a default; its last word in the plural when the entry says
+    it so: "shared buffer" is ``shared_buffers``) written as the entry spells it,
     to be searched and weighed as the exact name; a question naming anything as code is returned
     as it is. At most ``candidates`` names are looked up."""
     if exact_names(question):
@@ -122,6 +150,9 @@ def spelled_as_entries(store: ChunkStore, question: str, candidates: int) -> str
         default = re.search(rf"(?i)\bdefault\s+{spaced.pattern}", question) or expected_type(question) == "default"
         if default and store.names.entries(f"default_{name}", 1, said=False, typed=True):
             name = f"default_{name}"  # "the default transaction isolation", "what statistics target … by default?"
-        if spaced.search(question) and store.names.entries(name, 1, said=False, typed=True):
-            question = spaced.sub(name, question)
+        if not spaced.search(question):
+            continue
+        # the entry's name may say its last word in the plural: "the shared buffer cache" is shared_buffers
+        if spelled := next((n for n in (name, f"{name}s") if store.names.entries(n, 1, said=False, typed=True)), None):
+            question = spaced.sub(spelled, question)
     return question

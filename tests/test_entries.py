@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agentic_rag.entry_search import defaulted_setting, interleaved, named_statement
-from agentic_rag.spelling import own_names_spelled
+from agentic_rag.spelling import own_names_spelled, with_timing_setting
 from core.tuning import TUNING
 from evaluation.pgdocs import DEFAULT_CORPUS
 from graph.context import RunContext
@@ -113,6 +113,11 @@ def test_what_noun_is_answered_by_the_entry_the_noun_names(manual):
         ),
         ("What is the default max connections?", "What is the default max_connections?", "100 connections"),
         ("What is the default max connections in MySQL?", "What is the default max_connections in MySQL?", None),
+        (  # the entry says its last word in the plural
+            "What is the default shared buffer setting?",
+            "What is the default shared_buffers setting?",
+            "128 megabytes (128MB)",
+        ),
     ],
 )
 def test_a_setting_written_with_spaces_is_read_as_its_entrys_name(manual, question, spelled, short):
@@ -351,3 +356,23 @@ def test_a_short_form_of_the_collections_name_is_its_name_unless_used_as_a_progr
     assert own_names_spelled("Is the postgres process running?", names) == "Is the postgres process running?"
     assert own_names_spelled("Configure postgres_fdw in PostgreSQL.", names) == "Configure postgres_fdw in PostgreSQL."
     assert own_names_spelled("Is it postgre?", []) == "Is it postgre?"
+
+
+def test_a_duration_asked_of_a_default_names_the_setting_timing_its_word():
+    settings = ["checkpoint_timeout", "statement_timeout", "autovacuum_naptime", "lock_timeout", "deadlock_timeout"]
+    asked = "By default, how often does a checkpoint happen if nothing else triggers one?"
+    assert with_timing_setting(asked, settings) == (
+        "By default, how often does a checkpoint (checkpoint_timeout) happen if nothing else triggers one?"
+    )
+    asked = "How long does autovacuum sleep between runs by default?"
+    assert "autovacuum (autovacuum_naptime) sleep" in with_timing_setting(asked, settings)
+    # two words each with a timing setting: neither is named
+    two = "By default, how long does a session wait on a lock before checking for a deadlock?"
+    assert with_timing_setting(two, settings) == two
+    # no duration asked, no default asked, or a name already given: as it is
+    for question in (
+        "What is the default of a checkpoint?",
+        "How long did the checkpoint take?",
+        "How long is checkpoint_timeout by default?",
+    ):
+        assert with_timing_setting(question, settings) == question
