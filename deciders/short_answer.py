@@ -38,6 +38,8 @@ _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
 _REASON_OR_MANNER = re.compile(r"\s*(?:why|how)\b", re.I)
 """A question asking why, or how something happens (a typed "how many / much / long" is no ``other``)."""
 _KEYWORDS = re.compile(KEYWORD_RUN)
+_OPTIONAL_WORDS = re.compile(r"\[\s*([A-Z]{2,}(?:\s+[A-Z]{2,})*)\s*\]")
+"""Optional keywords of a synopsis ("RENAME [ COLUMN ]"), read as written out."""
 _API_STEMS = frozenset(t for noun in API_NOUNS for t in terms(noun))
 _NOT_A_NAME = frozenset(
     "a an the this that these those its their each every any in of to for from by on at with as and or".split()
@@ -161,17 +163,29 @@ def chosen_option(question: str, chosen: Sequence[Candidate]) -> str | None:
     return None
 
 
-def statement_clause(sentence: str, question: str) -> str | None:
+def statement_clause(sentence: str, question: str, title: str = "") -> str | None:
     """For a how-to answered by an SQL statement, its command and the clause doing what the
     question asks, the identifiers between elided: "How do I rename a column?" over "To rename a
     column: ALTER TABLE products RENAME COLUMN product_no TO product_number;" → "ALTER TABLE …
-    RENAME COLUMN" (the clause alone repeats the question, the identifiers are the example's).
-    ``None`` when the sentence's first keyword run opens no statement (``lexicon.SQL_STATEMENT``) or no later
-    run of the same statement is made of question terms."""
+    RENAME COLUMN" (the clause alone repeats the question, the identifiers are the example's); over
+    a line of the statement's synopsis on its own page (``title`` "ALTER TABLE": "RENAME [ COLUMN ]
+    column_name TO new_column_name"), the page's statement and as much of the line's first clause, its
+    optional words kept, as is made of question terms ("ADD COLUMN" of "ADD [ COLUMN ] [ IF NOT
+    EXISTS ]"). ``None`` when the sentence's first keyword run opens no statement
+    (``lexicon.SQL_STATEMENT``) or no later run of the same statement is made of question terms."""
+    asked = term_set(question)
+    synopsis = _OPTIONAL_WORDS.sub(r"\1", sentence.removeprefix("Synopsis: "))
+    if _KEYWORDS.fullmatch(title) and title.split()[0] in SQL_STATEMENT and (clause := _KEYWORDS.match(synopsis)):
+        words = clause.group().split()
+        said = next((n for n in range(len(words), 0, -1) if term_set(" ".join(words[:n])) <= asked), 0)
+        while 0 < said < len(words) and not term_set(words[said - 1]):  # no "IF NOT" cut from "IF NOT EXISTS"
+            said -= 1
+        if words[0] not in SQL_STATEMENT and said and term_set(words[0]):  # "ADD COLUMN" of "ADD COLUMN IF NOT EXISTS"
+            return f"{title} … {' '.join(words[:said])}"
     runs = list(_KEYWORDS.finditer(sentence))
     if not runs or runs[0].group().split()[0] not in SQL_STATEMENT:
         return None
-    asked, command = term_set(question), runs[0]
+    command = runs[0]
     for run in runs[1:]:
         if ";" in sentence[command.end() : run.start()]:
             return None
@@ -228,7 +242,7 @@ def short_answer(
         return None
     if kind == "command" and (term := best.chunk.get("matched_term")) and best.sentence in best.chunk["matched_entry"]:
         return term  # the command of the matched group entry the question asks for: psql's \dt of "\dE … \dv"
-    if kind == "command" and (clause := statement_clause(best.sentence, question)):
+    if kind == "command" and (clause := statement_clause(best.sentence, question, best.chunk["title"])):
         return clause
     found = list(best.spans)
     if kind == "other" and _REASON_OR_MANNER.match(question):  # a reason or a way is no name: code, or the sentence

@@ -352,6 +352,19 @@ def test_a_how_to_answered_by_a_statement_gives_its_command_and_the_clause_asked
     assert statement_clause(sentence, question) == clause
 
 
+def test_a_line_of_a_statements_synopsis_on_its_own_page_gives_the_statement_and_the_clause_asked_for():
+    renamed = "Synopsis: RENAME [ COLUMN ] column_name TO new_column_name"
+    assert statement_clause(renamed, "How do I rename a column?", "ALTER TABLE") == "ALTER TABLE … RENAME COLUMN"
+    added = "ADD [ COLUMN ] [ IF NOT EXISTS ] column_name data_type"
+    assert statement_clause(added, "How do I add a column to a table?", "ALTER TABLE") == "ALTER TABLE … ADD COLUMN"
+    unless = "How do I add a column unless it exists?"
+    assert statement_clause(added, unless, "ALTER TABLE") == "ALTER TABLE … ADD COLUMN IF NOT EXISTS"
+    # a clause of another action, a line of prose, or a page that is no statement's: none
+    assert statement_clause("SET SCHEMA new_schema", "How do I rename a column?", "ALTER TABLE") is None
+    assert statement_clause("The name of the column.", "How do I rename a column?", "ALTER TABLE") is None
+    assert statement_clause(renamed, "How do I rename a column?", "5.6. Modifying Tables") is None
+
+
 @pytest.mark.parametrize(
     ("question", "statements"),
     [
