@@ -31,6 +31,8 @@ reports (:data:`_REPORTING`) answers it, not one that acts ("Releases all adviso
 _REPORTING = re.compile(r"^(?:Returns|Computes|Reports|Lists|Shows|Gets|Tests|Checks)\b")
 _EXCLUDING = re.compile(r"\bexcluding\s[^,;(]*")
 """What a row leaves out: "Computes the disk space used by the specified table, excluding indexes"."""
+_WITHOUT = re.compile(r"\bwithout\s+([^,.;?]+)", re.I)
+"""What a question asks not to happen ("… without restarting the server"): no row says it."""
 _CALLED = re.compile(r"\b([a-z_][\w.]*)\(\s*\)")
 """A function a question names as a call: "concat()", "now()"."""
 MIN_COVERAGE = 0.7
@@ -76,12 +78,15 @@ def _reversed(question: str, said: str) -> bool:
 
 def best_function(rows: Sequence[FunctionRow], weights: Mapping[str, float], question: str = "") -> FunctionRow | None:
     """The row whose first sentence and function name say the largest weighted share of the
-    question's terms (``weights``: term → IDF; what it excludes, "excluding indexes", unsaid), at
+    question's terms (``weights``: term → IDF; what a row excludes, "excluding indexes", unsaid; what the
+    question asks not to happen, "without restarting the server", not needed), at
     least :data:`MIN_COVERAGE`; a tie goes to the row whose name says more of them (``current_schema``
     over ``pg_my_temp_schema``, ``pg_database_size`` over ``pg_tablespace_size``). A row saying the
     other way round what ``question`` asks turned into something is no answer (:func:`_reversed`).
     ``None`` when no row says enough."""
-    weights = {t: w for t, w in weights.items() if t not in _EVERY_ROW}
+    unwanted = set().union(*(term_set(m[1]) for m in _WITHOUT.finditer(question)))
+    unwanted -= term_set(_WITHOUT.sub(" ", question))  # unless the question also asks for it
+    weights = {t: w for t, w in weights.items() if t not in _EVERY_ROW and t not in unwanted}
     total = sum(weights.values())
 
     def share(text: str) -> float:

@@ -38,6 +38,10 @@ def test_the_row_saying_nearly_all_of_the_question_is_the_best_and_a_name_breaks
     # both rows say "disk space used"; the name pg_database_size says "database" too
     assert best_function(rows, {"disk": 3.4, "space": 3.3, "databas": 1.5}).name == "pg_database_size"
     assert best_function(rows, {"delet": 2.7, "databas": 1.5}) is None  # no function says most of it
+    # what the question asks not to happen is no term a row must say
+    weights = {"cancel": 4.4, "queri": 1.5, "restart": 5.0, "session": 2.8}
+    assert best_function(rows, weights, "How do I cancel a query without restarting?").name == "pg_cancel_backend"
+    assert best_function(rows, weights, "How do I cancel a query and restart?") is None
     # a row without brackets, its first sentence ended by "; see …"
     now = function_rows([("c2", "| current_time → time with time zone Current time of day; see Section 9.9.5 |")])
     assert (
