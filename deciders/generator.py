@@ -304,9 +304,8 @@ class ExtractiveGenerator:
                     f" {with_context(rival)} [", f" Under {rival.chunk['title']}: {with_context(rival)} ["
                 )
             # a chain's answer is at its end: "the drummer of the band that released X" is named by the last link
-            source = (
-                next((c for c in reversed(chosen) if c.spans or kind in UNTYPED), chosen[0]) if chain else chosen[0]
-            )
+            last = chain and kind != "command"  # a how-to's command is in its best sentence, not an example after it
+            source = next((c for c in reversed(chosen) if c.spans or kind in UNTYPED), chosen[0]) if last else chosen[0]
             short = chosen_option(question, chosen) or short_answer(kind, source, question, None if chain else weights)
             untyped = (kind in UNTYPED and short is None) or kind == "yes_no"  # unchecked: no span, or negation cues
             # a value read where the question's rarest term is not said ("49 characters" of a C array, for a varchar)

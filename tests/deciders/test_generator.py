@@ -908,3 +908,19 @@ def test_the_rarest_terms_tied_all_count_whatever_their_order():
     tied = {"2000": 4.3, "grow": 4.3, "california": 3.7}  # "grew" says grow, "2000s" says no 2000
     assert _unsaid_focus(best, tied, request) and _unsaid_focus(best, dict(reversed(tied.items())), request)
     assert not _unsaid_focus(best, {"grow": 4.3, "california": 3.7}, request)
+
+
+def test_a_how_tos_command_is_read_from_its_best_sentence_not_an_example_after_it():
+    question = "How do I see the execution plan of a query along with actual run times?"  # long: "multi"
+    idf = {"see": 1.5, "execut": 1.9, "plan": 2.8, "queri": 1.5, "along": 4.9, "actual": 2.5, "run": 2.1, "time": 1.8}
+    explain = chunk(
+        "explain",
+        "EXPLAIN",
+        "In order to measure the run-time cost of each node in the execution plan, the current implementation of "
+        "EXPLAIN ANALYZE adds profiling overhead to query execution.",
+    )
+    example = chunk("schema", "DROP SCHEMA", "To remove a schema along with everything it contains: DROP SCHEMA s;")
+    request = AnswerRequest(question, [explain, example], "answer", term_weights=idf)
+    answer = ExtractiveGenerator().generate(request)
+    assert answer.cited == [(1, "explain"), (2, "schema")]  # "along" is said only by the example
+    assert answer.short_answer == "EXPLAIN ANALYZE", answer.text
