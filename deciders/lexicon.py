@@ -160,9 +160,8 @@ MARKS = re.compile(r"\[(\d+)\]")
 MARK_RUN = re.compile(r"((?:\s*\[\d+\])+)")
 """A run of citation marks (they close the claim before them)."""
 
-# -- other words -----------------------------------------------------------------------------------
 QUESTION_WORD = re.compile(r"[\w'-]+")
-"""A word of a question, as the reformulator splits it."""
+"""A word of a question, as the reformulator splits it (its uncovered words)."""
 
 # -- nationality (yes/no: "the same country?", "both American …?") ---------------------------------
 _NATIONS = """
@@ -304,10 +303,11 @@ FURNITURE = re.compile(
 label ("Tip", "Note", "Examples", "Source code")."""
 ACRONYMS = frozenset(
     "RFC PEP API ABI URL URI HTTP HTTPS HTML XML JSON CSV TSV UTF ASCII UTC GMT ISO ANSI IEEE POSIX CPU GPU RAM OS IO "
-    "SQL TCP IP UDP SSL TLS DNS ID UUID GIL IDE CLI GUI PDF FAQ MB GB KB TB".split()
+    "SQL TCP IP UDP SSL TLS DNS ID UUID GIL IDE CLI GUI PDF FAQ MB GB KB TB "
+    "WAL MVCC PITR JIT XID OID LSN TID SSH LDAP PAM GSSAPI SSPI BLCKSZ".split()
 )
-"""All-capitals words that name a standard, format or unit, never a command ("RFC 4180", "UTC"),
-unlike SQL's keywords ("VACUUM", "CREATE INDEX")."""
+"""All-capitals words that name a standard, format, unit or mechanism, never a command ("RFC 4180", "UTC",
+"WAL"), unlike SQL's keywords ("VACUUM", "CREATE INDEX")."""
 
 # -- contrasts (generator: a question asking about the opposite of what a passage says) -----------
 _CONTRAST_SCALES = """

@@ -265,6 +265,7 @@ def test_a_documents_furniture_is_no_answer():
     assert spans("Tip: see Chapter 13 and Table 8.4.", "person") == []
     assert spans("Description and Examples follow; Joan Baez sang.", "person") == ["Joan Baez"]
     assert spans("It was described in RFC 4180; use VACUUM.", "command") == ["VACUUM"]  # an acronym is no command
+    assert spans("We can combine a file-system backup with a backup of the WAL files.", "command") == []  # a mechanism
     assert spans("It avoids CVE-2020-10735; use VACUUM.", "command") == ["VACUUM"]  # nor an identifier's prefix
     assert spans("It corresponds to the SQL command SHOW.", "command", "Which command shows a setting?") == ["SHOW"]
 
