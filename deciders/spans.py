@@ -138,6 +138,22 @@ _AT_MOST = re.compile(
 )
 """A sentence capping at a number: "A table can have at most one primary key.", "Only one … can be specified"."""
 _COUNTS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
+_JUDGED = re.compile(r"\b(better|worse|best|worst|superior|inferior|preferable|recommended)\b", re.I)
+"""A judgment a yes/no question asks for ("Is PostgreSQL better than Oracle?"): answered only by a sentence
+making it, not by one that merely names both."""
+_COMPARED = re.compile(
+    r"^\s*(?:is|are|was|were)\s+(?:an?\s+|the\s+)?([\w.+-]+)|\bthan\s+(?:an?\s+|the\s+)?([\w.+-]+)", re.I
+)
+"""What a judgment compares: the thing asked about ("Is text …") and the one after "than" ("… than varchar")."""
+
+
+def _judges(sentence: str, judgment: str, question: str) -> bool:
+    """Whether ``sentence`` makes the ``judgment`` ("better") of what ``question`` compares: it says the word
+    and names the thing asked about or the one it is compared with ("text is often a better choice" for "Is
+    text better than varchar?")."""
+    things = [t for m in _COMPARED.finditer(question) for t in m.groups() if t]
+    said = sentence.lower()
+    return bool(re.search(rf"\b{judgment}\b", said, re.I)) and any(t.lower() in said for t in things)
 
 
 def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
@@ -172,6 +188,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         # is answered No by "A foreign key must reference columns that … form a unique constraint"
         # a setting's parts count too: "disables the timeout" negates "Is there a statement_timeout …?"
         said_of = asked | term_set(question.replace("_", " "))
+        if (judged := _JUDGED.search(question)) and not _judges(sentence, judged[1], question):
+            return []  # "Is MySQL better than PostgreSQL?" is no Yes from a sentence naming both
         past, cap = _MORE_THAN.search(question), _AT_MOST.search(sentence)
         if past and cap and _COUNTS.get(past[1].lower(), past[1]) == _COUNTS.get(cap[1].lower(), cap[1]):
             return [_NO]  # "more than one?" against "at most one"

@@ -121,6 +121,17 @@ def test_a_default_said_with_what_it_is_the_default_of():
     assert spans("The default file mode of open() is 'r'.", "default", "What is the default encoding of open()?") == []
 
 
+def test_a_judgment_asked_is_answered_yes_or_no_only_by_a_sentence_making_it():
+    question = "Is MySQL better than PostgreSQL?"
+    assert (
+        spans("The clauses LIMIT and OFFSET are PostgreSQL-specific syntax, also used by MySQL.", "yes_no", question)
+        == []
+    )
+    assert spans("Text is often a better choice.", "yes_no", question) == []  # better, but not of what is compared
+    text = "Is text better than varchar?"
+    assert spans("We use varchar, but text is often a better choice.", "yes_no", text) == ["Yes"]
+
+
 def test_one_as_a_pronoun_or_in_an_idiom_is_no_number():
     sentence = "More than one postgres instance can run at one time, one of them on port 5432; at least one must."
     assert spans(sentence, "number", "What port does Postgres use?") == ["5432"]
