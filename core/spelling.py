@@ -63,10 +63,13 @@ def near_words(word: str) -> list[str]:
 
 def unknown_words(text: str) -> list[str]:
     """The words of ``text`` a reader may have misspelt, in order, without repeats: snake_case names
-    (``shared_bufers``) and lower-case words of four or more letters English does not use (below
-    :data:`COINED_ZIPF`: "defualt", "pscl", "pgbouncer")."""
+    (``shared_bufers``), lower-case words of four or more letters English does not use (below
+    :data:`COINED_ZIPF`: "defualt", "pscl", "pgbouncer"), then those pyspellchecker's dictionary does
+    not list (a common typo is used often enough on the web to pass wordfreq's test: "statment")."""
     snake = re.findall(r"(?<![\w.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w.-])", text)
-    return list(dict.fromkeys([*snake, *_rare_words(text)]))
+    words = [w for w in dict.fromkeys(re.findall(r"(?<![\w.-])[a-z]{4,}(?![\w.-])", text)) if w not in STOPWORDS]
+    unlisted = _spelling().unknown(words) if words else set()
+    return list(dict.fromkeys([*snake, *_rare_words(text), *(w for w in words if w in unlisted)]))
 
 
 def spellings(word: str) -> list[str]:

@@ -170,6 +170,8 @@ def test_the_asked_sentence_is_the_last_ending_in_a_question_mark():
 def test_misspellings_are_one_edit_from_the_word_meant():
     asked = "Is shared_bufers set by defualt in pscl, with work_mem and the Normans?"
     assert unknown_words(asked) == ["shared_bufers", "work_mem", "defualt", "pscl"]  # English words, capitals not
+    # a typo common enough to pass wordfreq's test is still no word of the dictionary
+    assert unknown_words("how long is the statment timeout?") == ["statment"]
     assert "shared_buffers" in spellings("shared_bufers") and "shared_share" not in spellings("shared_bufers")
     assert spellings("maintenance_work_mem") == []  # every part is English
     assert {"default", "psql"} <= {*spellings("defualt"), *spellings("pscl")}
