@@ -262,8 +262,7 @@ class Services:
         (:func:`agentic_rag.spelling.with_capping_setting`, :func:`~agentic_rag.spelling.with_timing_setting`:
         "how often does a checkpoint happen?" names ``checkpoint_timeout``), each setting-like name written
         with spaces spelled as its entry (:func:`agentic_rag.spelling.spelled_as_entries`: "autovacuum
-        naptime"), and an
-        everyday "max" as "maximum" (:func:`agentic_rag.spelling.spelled_out`)."""
+        naptime"), and an everyday "max" as "maximum" (:func:`agentic_rag.spelling.spelled_out`)."""
         question = corrected(self.store, question, self.tuning.misspelling_candidates, self.setting_names)
         last = asked(question)
         if last != question and (own := exact_names(last)) and not self.store.names.absent(own):

@@ -137,10 +137,10 @@ def spelled_as_entries(store: ChunkStore, question: str, candidates: int) -> str
     """``question`` with each setting-like name written with spaces (:func:`deciders.lexicon.spaced_names`:
     "the default autovacuum naptime") that is the term of a typed entry in the collection
     (:meth:`store.names.NameIndex.entries`: "autovacuum_naptime (integer)"; "default_X" when that
-    is one, after "default" or in a question asking for a default; its last word in the plural when the entry says
-    it so: "shared buffer" is ``shared_buffers``) written as the entry spells it,
-    to be searched and weighed as the exact name; a question naming anything as code is returned
-    as it is. At most ``candidates`` names are looked up."""
+    is one, after "default" or in a question asking for a default; its last word in the plural when
+    the entry says it so: "shared buffer" is ``shared_buffers``) written as the entry spells it, to be
+    searched and weighed as the exact name; a question naming anything as code is returned as it is.
+    At most ``candidates`` names are looked up."""
     if exact_names(question):
         return question
     for name in spaced_names(question)[:candidates]:
