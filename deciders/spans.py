@@ -138,6 +138,9 @@ _AT_MOST = re.compile(
 )
 """A sentence capping at a number: "A table can have at most one primary key.", "Only one … can be specified"."""
 _COUNTS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
+_WHEREAS = re.compile(r",?\s+whereas\s+", re.I)
+"""A contrast of two sides: "Quoting an identifier also makes it case-sensitive, whereas unquoted names are always
+folded to lower case" answers "Are unquoted identifiers case sensitive?" No — what one side says, the other is not."""
 _JUDGED = re.compile(r"\b(better|worse|best|worst|superior|inferior|preferable|recommended)\b", re.I)
 """A judgment a yes/no question asks for ("Is PostgreSQL better than Oracle?"): answered only by a sentence
 making it, not by one that merely names both."""
@@ -190,6 +193,10 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         said_of = asked | term_set(question.replace("_", " "))
         if (judged := _JUDGED.search(question)) and not _judges(sentence, judged[1], question):
             return []  # "Is MySQL better than PostgreSQL?" is no Yes from a sentence naming both
+        if len(sides := _WHEREAS.split(sentence, maxsplit=1)) == 2:
+            one, other = (term_set(side) & asked for side in sides)
+            if one - other and other - one:  # the question takes a term from each side of the contrast
+                return [_NO]
         past, cap = _MORE_THAN.search(question), _AT_MOST.search(sentence)
         if past and cap and _COUNTS.get(past[1].lower(), past[1]) == _COUNTS.get(cap[1].lower(), cap[1]):
             return [_NO]  # "more than one?" against "at most one"

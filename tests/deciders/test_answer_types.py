@@ -132,6 +132,12 @@ def test_a_judgment_asked_is_answered_yes_or_no_only_by_a_sentence_making_it():
     assert spans("We use varchar, but text is often a better choice.", "yes_no", text) == ["Yes"]
 
 
+def test_a_yes_no_question_taking_a_term_from_each_side_of_a_contrast_is_answered_no():
+    contrast = "Quoting an identifier makes it case-sensitive, whereas unquoted names are always folded to lower case."
+    assert spans(contrast, "yes_no", "Are unquoted identifiers case sensitive?") == ["No"]
+    assert spans(contrast, "yes_no", "Are quoted identifiers case sensitive?") == ["Yes"]  # one side only
+
+
 def test_one_as_a_pronoun_or_in_an_idiom_is_no_number():
     sentence = "More than one postgres instance can run at one time, one of them on port 5432; at least one must."
     assert spans(sentence, "number", "What port does Postgres use?") == ["5432"]
