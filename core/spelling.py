@@ -22,13 +22,16 @@ def _spelling():
     return SpellChecker(language="en", distance=1)
 
 
+def _lower_words(text: str) -> list[str]:
+    """Lower-case words of ``text`` of four or more letters, no stop word, in order, without repeats."""
+    return [w for w in dict.fromkeys(re.findall(r"(?<![\w.-])[a-z]{4,}(?![\w.-])", text)) if w not in STOPWORDS]
+
+
 def _rare_words(text: str) -> list[str]:
-    """Lower-case words of ``text`` of four or more letters used below :data:`COINED_ZIPF` in
-    wordfreq's English frequencies, in order, without repeats."""
+    """:func:`_lower_words` used below :data:`COINED_ZIPF` in wordfreq's English frequencies."""
     from wordfreq import zipf_frequency  # its word lists load in ~0.3 s: only when a question is read
 
-    words = dict.fromkeys(re.findall(r"(?<![\w.-])[a-z]{4,}(?![\w.-])", text))
-    return [w for w in words if w not in STOPWORDS and zipf_frequency(w, "en") < COINED_ZIPF]
+    return [w for w in _lower_words(text) if zipf_frequency(w, "en") < COINED_ZIPF]
 
 
 def coined_words(text: str) -> list[str]:
@@ -67,7 +70,7 @@ def unknown_words(text: str) -> list[str]:
     :data:`COINED_ZIPF`: "defualt", "pscl", "pgbouncer"), then those pyspellchecker's dictionary does
     not list (a common typo is used often enough on the web to pass wordfreq's test: "statment")."""
     snake = re.findall(r"(?<![\w.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w.-])", text)
-    words = [w for w in dict.fromkeys(re.findall(r"(?<![\w.-])[a-z]{4,}(?![\w.-])", text)) if w not in STOPWORDS]
+    words = _lower_words(text)
     unlisted = _spelling().unknown(words) if words else set()
     return list(dict.fromkeys([*snake, *_rare_words(text), *(w for w in words if w in unlisted)]))
 
