@@ -28,7 +28,7 @@ from core.spelling import coined_words
 from core.telemetry_export import configure_telemetry
 from core.text import compound_names, exact_names, identifiers, term_set, terms
 from core.tuning import TUNING, Tuning
-from core.wording import as_maximum, asked, equivalents, focus_weights
+from core.wording import as_maximum, asked, equivalents, focus_weights, multiword_names
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import self_contained_question
 from deciders.llm import CallLimits
@@ -154,15 +154,25 @@ class Services:
         return self.store.fetch(ids)
 
     def absent_terms(self, question: str) -> list[str]:
-        """The question's identifiers, capitalised compounds and coined lower-case words (:func:`core.text.identifiers`,
-        :func:`core.text.compound_names`, :func:`core.spelling.coined_words`) that no chunk contains, but for typos
+        """The question's identifiers, capitalised compounds, names of common words and coined lower-case words
+        (:func:`core.text.identifiers`, :func:`core.text.compound_names`, :meth:`common_word_names`,
+        :func:`core.spelling.coined_words`) that no chunk contains, but for typos
         of a word some chunk holds (:meth:`store.names.NameIndex.typos`)."""
         compounds, coined = compound_names(question), coined_words(question)
         parts = {part for compound in compounds for part in compound.split("-")}  # "Seven" of "Seven-Day"
-        named = [*(n for n in identifiers(question) if n not in parts), *compounds, *coined]
-        absent = self.store.names.absent(named)
+        names = [*(n for n in identifiers(question) if n not in parts), *compounds, *self.common_word_names(question)]
+        absent = self.store.names.absent([*names, *coined])
         typos = set(self.store.names.typos([a for a in absent if a in coined]))  # looked up once
         return [w for w in absent if w not in typos]
+
+    def common_word_names(self, question: str) -> list[str]:
+        """The question's names of several capitalised words (:func:`core.wording.multiword_names`) each of
+        which the collection uses widely (IDF below ``tuning.common_word_idf``): "SQL Server Always On" in a
+        manual that says "SQL", "server" and "always" everywhere. Not "Tottenham Hotspur": a name of rare
+        words the collection holds is a name it is about, however it words it."""
+        names = multiword_names(question)
+        idf = self.store.lexical.idf([word for name in names for word in name.split()])
+        return [n for n in names if all(idf.get(w, 0.0) < self.tuning.common_word_idf for w in n.split())]
 
     def question_terms(self, question: str, absent: list[str] | None = None) -> QuestionTerms:
         """What the collection says of ``question``'s words (see :class:`graph.services.QuestionTerms`).
@@ -179,7 +189,8 @@ class Services:
         lexical = self.store.lexical
         words = list(dict.fromkeys(re.findall(r"\w+", question)))
         absent = self.absent_terms(question) if absent is None else absent
-        present = [n for n in [*identifiers(question), *coined_words(question)] if n not in absent]
+        named = [*identifiers(question), *self.common_word_names(question), *coined_words(question)]
+        present = [n for n in named if n not in absent]
         cap = self.tuning.rare_name_chunks
         names = self.store.names
         exact = names.literal_df([n for n in present if "_" in n])  # their idf needs the whole count

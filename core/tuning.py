@@ -85,6 +85,9 @@ class Tuning:
     common_name_idf: float = 2.0
     """IDF below which a name the question asks about is common to the collection (``PostgreSQL`` in its
     manual, 1.44: a quarter of its chunks): evidence that never mentions it still answers the question."""
+    common_word_idf: float = 4.0
+    """IDF below which a word is used widely by the collection (held by about 2 % of its chunks or more): a
+    name made of such words that no chunk says is a product the collection does not cover."""
     own_name_share: float = 0.15
     """Share of a collection's chunks that must hold a CamelCase title word for it to be a name the
     collection is about (:meth:`store.reads.CollectionReads.own_names`): "PostgreSQL" 0.24 of the

@@ -26,6 +26,24 @@ DEFAULT_IDIOM = re.compile(
 don't specify one", "without choosing a mode"."""
 
 
+_CAPITAL_RUN = re.compile(r"\b[A-Z][\w'+#]*(?: [A-Z][\w'+#]*)+")
+
+
+def multiword_names(text: str) -> list[str]:
+    """Runs of capitalised words in ``text`` with at least two in title case ("SQL Server Always On",
+    "Oracle Data Guard"), without a word opening a sentence: the name of a product or feature, which a
+    collection can hold word by word ("SQL", "Server", "Always") without ever naming it. Not keyword
+    runs ("ALTER TABLE"); in order, without repeats."""
+    names = []
+    for run in _CAPITAL_RUN.finditer(text):
+        words = run.group(0).split(" ")
+        if re.search(r"(?:^|[.?!:])\s*$", text[: run.start()]):  # "How", "Amazon Aurora …" opening a sentence
+            words = words[1:]
+        if sum(1 for w in words if re.match(r"[A-Z][a-z]", w)) >= 2:
+            names.append(" ".join(words))
+    return list(dict.fromkeys(names))
+
+
 LIMIT_ON = re.compile(r"\b(?:upper\s+)?limits?\s+(?:on|of|for)\b", re.I)
 """A limit asked of something ("the limit on concurrent connections"): the documents say its maximum."""
 

@@ -50,8 +50,9 @@ def name_with_part(word: str) -> str:
 
 def literal_pattern(word: str) -> str:
     """A PostgreSQL regular expression matching ``word`` as a whole word, its unaccented letters also
-    their accented forms ("Benitez" finds "Benítez"), a hyphen also a space or nothing ("Seven Day")."""
-    letters = (_ACCENTED.get(ch.lower(), "[- ]?" if ch == "-" else re.escape(ch)) for ch in word)
+    their accented forms ("Benitez" finds "Benítez"), a hyphen also a space or nothing ("Seven Day"), a space
+    also a hyphen or line break ("Always On" finds "always-on")."""
+    letters = (_ACCENTED.get(ch.lower(), {"-": "[- ]?", " ": "[-\\s]"}.get(ch, re.escape(ch))) for ch in word)
     return "\\m" + "".join(letters) + "\\M"
 
 

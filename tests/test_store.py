@@ -133,6 +133,17 @@ def test_a_capitalised_compound_no_chunk_holds_is_absent_however_it_is_hyphenate
     assert app.services.absent_terms("Who co-starred in it?") == []  # a lower-case compound is no name
 
 
+def test_a_product_named_in_words_the_collection_holds_one_by_one_is_absent(make_app, tmp_path):
+    (tmp_path / "ha.txt").write_text(
+        "The SQL standard says a server is always on duty; the Always-On mode of the pool."
+    )
+    app = make_app()
+    app.ingest([tmp_path])
+    asked = "How do I set up SQL Server Always On availability groups?"
+    assert app.services.absent_terms(asked) == ["SQL Server Always On"]  # every word held, never the name
+    assert app.services.absent_terms("What is the Always On mode?") == []  # "Always-On": a space finds the hyphen
+
+
 def test_missing_path_is_an_error_and_writes_nothing(make_app, tmp_path):
     (tmp_path / "ok.txt").write_text("present")
     app = make_app()

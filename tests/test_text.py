@@ -221,3 +221,16 @@ def test_an_exclusion_says_nothing_unless_the_question_says_it_too():
     sentence = "Acquired by VACUUM (without FULL), ANALYZE and CREATE INDEX CONCURRENTLY."
     assert "full" not in said_terms(sentence)  # not said of VACUUM FULL
     assert {"without", "full"} <= said_terms(sentence, "Which lock mode does VACUUM without FULL take?")
+
+
+def test_multiword_names_are_runs_of_capitalised_words_not_keywords_nor_a_sentence_opening():
+    from core.wording import multiword_names
+
+    assert multiword_names("How do I set up SQL Server Always On availability groups?") == ["SQL Server Always On"]
+    assert multiword_names("Amazon Aurora Serverless limits? And Oracle Data Guard.") == [
+        "Aurora Serverless",
+        "Oracle Data Guard",
+    ]
+    assert multiword_names("What lock does ALTER TABLE ADD COLUMN take?") == []  # SQL keywords
+    assert multiword_names("Is Read Committed the default?") == ["Read Committed"]
+    assert multiword_names("Which film did Shirley Temple star in?") == ["Shirley Temple"]
