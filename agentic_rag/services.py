@@ -189,8 +189,7 @@ class Services:
         lexical = self.store.lexical
         words = list(dict.fromkeys(re.findall(r"\w+", question)))
         absent = self.absent_terms(question) if absent is None else absent
-        named = [*identifiers(question), *self.common_word_names(question), *coined_words(question)]
-        present = [n for n in named if n not in absent]
+        present = [n for n in [*identifiers(question), *coined_words(question)] if n not in absent]
         cap = self.tuning.rare_name_chunks
         names = self.store.names
         exact = names.literal_df([n for n in present if "_" in n])  # their idf needs the whole count

@@ -36,7 +36,7 @@ def multiword_names(text: str) -> list[str]:
     runs ("ALTER TABLE"); in order, without repeats."""
     names = []
     for run in _CAPITAL_RUN.finditer(text):
-        words = run.group(0).split(" ")
+        words = re.sub(r"['’]s$", "", run.group(0)).split(" ")  # "Sky UK Limited's"
         if re.search(r"(?:^|[.?!:])\s*$", text[: run.start()]):  # "How", "Amazon Aurora …" opening a sentence
             words = words[1:]
         if sum(1 for w in words if re.match(r"[A-Z][a-z]", w)) >= 2:

@@ -233,4 +233,5 @@ def test_multiword_names_are_runs_of_capitalised_words_not_keywords_nor_a_senten
     ]
     assert multiword_names("What lock does ALTER TABLE ADD COLUMN take?") == []  # SQL keywords
     assert multiword_names("Is Read Committed the default?") == ["Read Committed"]
+    assert multiword_names("What took Sky UK Limited's spot?") == ["Sky UK Limited"]
     assert multiword_names("Which film did Shirley Temple star in?") == ["Shirley Temple"]
