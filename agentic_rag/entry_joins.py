@@ -68,7 +68,7 @@ def with_asked_entries(
         found = with_entries(store, tuning, names, query, found, where, per_term=2, lead=True, typed=typed)
         tails = list(store.fetch(store.names.entry_tails(found, names)).values())
         found = (found[:1] + tails + found[1:])[: len(found)]
-    elif kind in ("number", "quantity", "other") and (asked := with_limit(store, query, limits, found)):
+    elif kind in ("number", "quantity", "date", "other") and (asked := with_limit(store, query, limits, found)):
         found = asked  # led by the limits table's row of what it names: "how large … a field value": "field size"
     elif kind in ("number", "quantity") and (noun := WHICH_NOUN.search(query)):
         # "what port …?": the entries the noun names (a setting's "port (integer)"), one a page

@@ -1,6 +1,7 @@
 """A limit asked of something ("How large can a field value be?", "How many indexes can a table
-have?"): the rows of the collection's limits tables ("| Item | Upper Limit | Comment |", then
-"| field size | 1 GB | |"), the row whose item the question names joined to the search. One
+have?"), or the largest or smallest value of a type ("… a smallint can hold?"): the rows of the
+collection's limits tables ("| Item | Upper Limit | Comment |", then "| field size | 1 GB | |") and type
+tables ("| Name | … | Range |"), the row whose item the question names joined to the search. One
 table row among many says too few words for its chunk to rank, and its item is said in a
 manual's own terms ("field size"), the question's in everyday ones ("how large … a field value").
 """
@@ -18,6 +19,13 @@ from store.chunks import Chunk, ChunkStore
 
 _LIMIT_COLUMN = re.compile(r"^(?:upper )?limit$|^max(?:imum)?$", re.I)
 """A limits table's value column heading: "Upper Limit", "Limit", "Maximum"."""
+_BOUND_COLUMNS = ("Range", "Low Value", "High Value")
+"""A type table's columns of the values a type holds: "| smallint | … | -32768 to +32767 |", "| date | … | 4713 BC |
+5874897 AD | 1 day |"."""
+_HIGH = re.compile(r"\b(?:largest|biggest|highest|greatest|max(?:imum)?|latest)\b", re.I)
+_LOW = re.compile(r"\b(?:smallest|lowest|least|min(?:imum)?|earliest|most negative)\b", re.I)
+_HELD = re.compile(r"\b(?:hold|store|represent|accept|fit)s?\b|\bvalues? of type\b", re.I)
+"""A question asking what a type holds ("the largest value a smallint can hold", "a value of type date")."""
 _MEASURES = {"size": ("big", "large", "size", "huge"), "length": ("long", "length"), "number": ("many", "number")}
 """Each measure a limits table's item names, and the words a question asks it with."""
 _PER = re.compile(r"\bper\b")
@@ -35,14 +43,19 @@ class LimitRow:
     limit: str
     row: str
     chunk_id: str
+    low: str | None = None
+    """A type's range row: its lowest value (``limit`` is its highest); ``None`` in a limits table."""
 
 
 def limit_rows(chunks: Sequence[tuple[str, str]]) -> list[LimitRow]:
     """The rows of the limits tables in ``(chunk_id, text)`` chunks given in page order: after a
     header row with a limit column (:data:`_LIMIT_COLUMN`), each row's first cell and that column's
-    cell, each item once; a table runs on into the next chunk of its page until a line that is no row."""
+    cell, each item once; a table runs on into the next chunk of its page until a line that is no row.
+    After a header with a type's values (:data:`_BOUND_COLUMNS`), each row's type (its optional parts left
+    out: "timestamp" of "timestamp [ (p) ] [ without time zone ]") with its highest and lowest value ("A to B"
+    of a range)."""
     found: dict[str, LimitRow] = {}
-    column = None
+    column: int | dict[str, int] | None = None
     for chunk_id, text in chunks:
         for line in text.split("\n"):
             cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
@@ -50,9 +63,25 @@ def limit_rows(chunks: Sequence[tuple[str, str]]) -> list[LimitRow]:
                 column = column if not line.strip() else None
             elif limits := [i for i, cell in enumerate(cells) if _LIMIT_COLUMN.match(cell)]:
                 column = limits[0]
-            elif column is not None and len(cells) > column and cells[0] and not set(cells[0]) <= set("-: "):
+            elif bounds := {cell: i for i, cell in enumerate(cells) if cell in _BOUND_COLUMNS}:
+                column = bounds
+            elif column is None or not cells[0] or set(cells[0]) <= set("-: "):
+                continue
+            elif isinstance(column, dict) and (bound := _bounds(cells, column)):
+                name = re.sub(r"\s*\[[^]]*\]", "", cells[0]).strip()
+                found.setdefault(name, LimitRow(name, bound[1], line.strip(), chunk_id, low=bound[0]))
+            elif isinstance(column, int) and len(cells) > column:
                 found.setdefault(cells[0], LimitRow(cells[0], cells[column], line.strip(), chunk_id))
     return list(found.values())
+
+
+def _bounds(cells: Sequence[str], columns: dict[str, int]) -> tuple[str, str] | None:
+    """(lowest, highest) value of a type table's row: its "Low Value" and "High Value" cells, or its "Range"
+    cell's "A to B"; ``None`` for a range said otherwise ("15 decimal digits precision")."""
+    if (low := columns.get("Low Value")) is not None and (high := columns.get("High Value")) is not None:
+        return (cells[low], cells[high]) if max(low, high) < len(cells) else None
+    ranged = re.fullmatch(r"(\S+) to (\S+)", cells[columns["Range"]]) if columns.get("Range", 99) < len(cells) else None
+    return (ranged[1], ranged[2]) if ranged else None
 
 
 def measures(words: frozenset[str]) -> set[str]:
@@ -73,7 +102,7 @@ def asked_limit(rows: Sequence[LimitRow], question: str) -> tuple[LimitRow, froz
     asked = measures(said)
     limiting = said & term_set(" ".join(m[0] for m in ASKS_LIMIT.finditer(question)))  # "largest", "maximum"
     best, named = None, frozenset()
-    for row in rows:
+    for row in (r for r in rows if r.low is None):  # a limits table's rows
         per = _PER.search(row.item)
         item = term_set(_PER.sub(" ", row.item))
         subject = item - _MEASURE_WORDS
@@ -83,16 +112,34 @@ def asked_limit(rows: Sequence[LimitRow], question: str) -> tuple[LimitRow, froz
     return (best, named) if best else None
 
 
-def with_limit(store: ChunkStore, question: str, rows: Sequence[LimitRow], found: list[Chunk]) -> list[Chunk] | None:
-    """``found`` led by the chunk of the limits row ``question`` asks (:func:`asked_limit`), carrying
-    the row as its ``matched_entry``, the question's terms it says as ``matched_terms``, its limit
-    as ``matched_limit`` (the answer's span) and ``entry_named`` true (the grader keeps it);
-    ``None`` when it asks none."""
-    if (asked := asked_limit(rows, question)) is None:
+def asked_bound(rows: Sequence[LimitRow], question: str) -> tuple[LimitRow, str] | None:
+    """The type table row of the type ``question`` asks the largest or the smallest value of (:data:`_HELD`: "What
+    is the largest value a smallint can hold?", "What's the latest year a value of type date can represent?"),
+    with that value; of types it names in full, the one of most words. ``None`` when it asks neither or both
+    extremes, or names no type: "the largest integer not greater than its argument" holds nothing."""
+    high, low = _HIGH.search(question), _LOW.search(question)
+    if not _HELD.search(question) or bool(high) == bool(low):
         return None
-    row, said = asked
+    said = term_set(question)
+    named = [r for r in rows if r.low is not None and term_set(r.item) <= said]
+    best = max(named, key=lambda r: len(term_set(r.item)), default=None)
+    return (best, best.limit if high else best.low) if best else None
+
+
+def with_limit(store: ChunkStore, question: str, rows: Sequence[LimitRow], found: list[Chunk]) -> list[Chunk] | None:
+    """``found`` led by the chunk of the limits row ``question`` asks (:func:`asked_limit`), or of the type
+    whose largest or smallest value it asks (:func:`asked_bound`), carrying the row as its ``matched_entry``,
+    the question's terms it says as ``matched_terms`` (a type's row says all the question asks), its limit
+    (or the asked value) as ``matched_limit`` (the answer's span) and ``entry_named`` true (the grader keeps
+    it); ``None`` when it asks none."""
+    if (asked := asked_limit(rows, question)) is not None:
+        row, said, value = *asked, asked[0].limit
+    elif (bounded := asked_bound(rows, question)) is not None:
+        row, said, value = bounded[0], term_set(question), bounded[1]  # the row answers all it asks
+    else:
+        return None
     if (chunk := store.fetch([row.chunk_id]).get(row.chunk_id)) is None:
         return None
-    matched = {"matched_entry": row.row, "matched_terms": said, "matched_limit": row.limit, "entry_named": True}
+    matched = {"matched_entry": row.row, "matched_terms": said, "matched_limit": value, "entry_named": True}
     found = [{**c, **matched} if c["chunk_id"] == row.chunk_id else c for c in found]
     return joined(found, [{**chunk, **matched}], lead=True)

@@ -223,8 +223,10 @@ class Services:
 
     @cached_property
     def limit_rows(self) -> list[LimitRow]:
-        """The rows of the collection's limits tables (:func:`agentic_rag.limit_search.limit_rows`), read once."""
-        return limit_rows(self.store.names.pages_containing("| Upper Limit |", "| Limit |", "| Maximum |"))
+        """The rows of the collection's limits and type tables (:func:`agentic_rag.limit_search.limit_rows`),
+        read once."""
+        headers = ("| Upper Limit |", "| Limit |", "| Maximum |", "| Range |", "| High Value |")
+        return limit_rows(self.store.names.pages_containing(*headers))
 
     @cached_property
     def setting_names(self) -> list[str]:
