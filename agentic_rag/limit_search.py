@@ -9,8 +9,8 @@ manual's own terms ("field size"), the question's in everyday ones ("how large â
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
 
 from agentic_rag.entry_search import joined
 from core.text import term_set
@@ -26,7 +26,11 @@ _HIGH = re.compile(r"\b(?:largest|biggest|highest|greatest|max(?:imum)?|latest)\
 _LOW = re.compile(r"\b(?:smallest|lowest|least|min(?:imum)?|earliest|most negative)\b", re.I)
 _HELD = re.compile(r"\b(?:hold|store|represent|accept|fit)s?\b|\bvalues? of type\b", re.I)
 """A question asking what a type holds ("the largest value a smallint can hold", "a value of type date")."""
-_MEASURES = {"size": ("big", "large", "size", "huge"), "length": ("long", "length"), "number": ("many", "number")}
+_MEASURES = {
+    "size": ("big", "bigger", "biggest", "large", "larger", "largest", "size", "huge"),
+    "length": ("long", "longer", "longest", "length"),
+    "number": ("many", "number"),
+}
 """Each measure a limits table's item names, and the words a question asks it with."""
 _PER = re.compile(r"\bper\b")
 """An item counted "per" something: "indexes per table" is a number."""
@@ -75,6 +79,21 @@ def limit_rows(chunks: Sequence[tuple[str, str]]) -> list[LimitRow]:
     return list(found.values())
 
 
+def with_forms(rows: Sequence[LimitRow], forms: Mapping[str, str]) -> list[LimitRow]:
+    """``rows`` and, for each limits row whose item names a term the collection calls the common form of
+    (:meth:`store.reads.CollectionReads.common_forms`: "A table is the most common form of relation"), the row
+    again with that form in the term's place: what limits every relation limits a table ("relation size" is
+    "table size", "relations per database" "tables per database"); an item already stated keeps its own row."""
+    stated = {row.item for row in rows}
+    formed = [
+        replace(row, item=item)
+        for row in rows
+        for kind, form in forms.items()
+        if row.low is None and (item := re.sub(rf"\b{re.escape(kind)}(s?)\b", rf"{form}\1", row.item)) not in stated
+    ]
+    return [*rows, *formed]
+
+
 def _bounds(cells: Sequence[str], columns: dict[str, int]) -> tuple[str, str] | None:
     """(lowest, highest) value of a type table's row: its "Low Value" and "High Value" cells, or its "Range"
     cell's "A to B"; ``None`` for a range said otherwise ("15 decimal digits precision")."""
@@ -101,14 +120,15 @@ def asked_limit(rows: Sequence[LimitRow], question: str) -> tuple[LimitRow, froz
     said = term_set(question)
     asked = measures(said)
     limiting = said & term_set(" ".join(m[0] for m in ASKS_LIMIT.finditer(question)))  # "largest", "maximum"
-    best, named = None, frozenset()
+    best, named, most = None, frozenset(), frozenset()
     for row in (r for r in rows if r.low is None):  # a limits table's rows
         per = _PER.search(row.item)
         item = term_set(_PER.sub(" ", row.item))
         subject = item - _MEASURE_WORDS
         measure = measures(item) or ({"number"} if per else set())
-        if subject and subject <= said and (not asked or measure & asked) and len(subject) > len(named):
-            best, named = row, subject | limiting | (said & frozenset().union(*(_MEASURED[m] for m in measure)))
+        if subject and subject <= said and (not asked or measure & asked) and len(subject) > len(most):
+            best, most = row, subject
+            named = subject | limiting | (said & frozenset().union(*(_MEASURED[m] for m in measure)))
     return (best, named) if best else None
 
 

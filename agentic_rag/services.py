@@ -12,7 +12,7 @@ from langchain_core.language_models import BaseChatModel
 from agentic_rag.entry_joins import with_asked_entries
 from agentic_rag.entry_search import interleaved
 from agentic_rag.function_search import FunctionRow, function_rows
-from agentic_rag.limit_search import LimitRow, limit_rows
+from agentic_rag.limit_search import LimitRow, limit_rows, with_forms
 from agentic_rag.spelling import (
     corrected,
     own_names_spelled,
@@ -223,10 +223,10 @@ class Services:
 
     @cached_property
     def limit_rows(self) -> list[LimitRow]:
-        """The rows of the collection's limits and type tables (:func:`agentic_rag.limit_search.limit_rows`),
-        read once."""
+        """The rows of the collection's limits and type tables (:func:`agentic_rag.limit_search.limit_rows`), and
+        those of a term's common form (:func:`~agentic_rag.limit_search.with_forms`), read once."""
         headers = ("| Upper Limit |", "| Limit |", "| Maximum |", "| Range |", "| High Value |")
-        return limit_rows(self.store.names.pages_containing(*headers))
+        return with_forms(limit_rows(self.store.names.pages_containing(*headers)), self.store.names.common_forms())
 
     @cached_property
     def setting_names(self) -> list[str]:

@@ -1,6 +1,6 @@
 """Reads of a whole collection's content that the deciders take as knowledge: the glossary's
-cross-references, the alias tables of data types, the programs said to wrap an SQL command, and
-the chunks holding a marker as written (function table rows). Each is one ``strpos`` scan
+cross-references and the common forms it names, the alias tables of data types, the programs said to wrap an
+SQL command, and the chunks holding a marker as written (function table rows). Each is one ``strpos`` scan
 (~20 ms for 7k chunks, no regex in SQL), read once a process by :class:`agentic_rag.services.Services`.
 """
 
@@ -16,6 +16,10 @@ WRAPPER = re.compile(
     r"(?P<command>[A-Z]{2,}(?: [A-Z]{2,})*)\b"
 )
 """A program said to run an SQL command: "clusterdb is a wrapper around the SQL command CLUSTER."."""
+
+
+COMMON_FORM = re.compile(r"\b[Aa]n? (?P<form>[a-z][\w-]*) is the most common form of (?P<kind>[a-z][\w-]*)\b")
+"""A word named the most common form of a more general term: "A table is the most common form of relation"."""
 
 
 class CollectionReads(TableAddon):
@@ -43,6 +47,15 @@ class CollectionReads(TableAddon):
         rows = self.containing("\nSee ", "\n- See ")
         pairs = ((m["term"].strip(), SEE.match(m["see"].strip())) for _, text in rows for m in line.finditer(text))
         return list(dict.fromkeys((term, see["target"]) for term, see in pairs if see))
+
+    def common_forms(self) -> dict[str, str]:
+        """Each word the collection calls the most common form of a term, with that term (:data:`COMMON_FORM`:
+        ``{"relation": "table"}``), keyed by the term; the first said of a term counts."""
+        found = (m for _, text in self.containing(" is the most common form of ") for m in COMMON_FORM.finditer(text))
+        forms: dict[str, str] = {}
+        for m in found:
+            forms.setdefault(m["kind"], m["form"])
+        return forms
 
     def alias_rows(self) -> list[tuple[str, str]]:
         """(name, alias) of each row of a table headed "| Name | Aliases | …", read from its page's chunks in

@@ -287,6 +287,10 @@ def test_the_glossarys_cross_references_are_read_as_equivalent_terms(manual):
     assert known.synonyms["replica"] == (frozenset({"standbi"}),)
 
 
+def test_the_glossarys_common_forms_are_read_by_the_term_they_are_a_form_of(manual):
+    assert manual.services.store.names.common_forms() == {"relation": "table"}  # "A table is the most common form …"
+
+
 def test_the_other_names_of_an_alias_table_are_equivalent_terms(manual):
     aliases = manual.services.store.names.alias_rows()
     assert ("character varying", "varchar") in aliases and ("integer", "int4") in aliases

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_rag.limit_search import asked_limit, limit_rows
+from agentic_rag.limit_search import asked_limit, limit_rows, with_forms
 from graph.context import RunContext
 
 RULES = RunContext(deciders="rules")
@@ -66,6 +66,25 @@ def test_a_row_whose_item_the_question_does_not_say_is_not_asked():
     assert asked_limit(rows, "How big can a single table get?") is None  # "relation size" is not said
     assert asked_limit(rows, "How many columns does my table have?") is None  # asks no limit
     assert asked_limit(rows, "What is the maximum size of a table?") is None  # "columns per table" is a number
+
+
+RELATIONS = """| Item | Upper Limit | Comment |
+|---|---|---|
+| number of databases | 4,294,950,911 |  |
+| relations per database | 1,431,650,303 |  |
+| relation size | 32 TB | with the default BLCKSZ of 8192 bytes |
+"""
+
+
+def test_a_limit_of_a_term_is_a_limit_of_its_common_form():
+    rows = limit_rows([("c1", RELATIONS)])
+    assert asked_limit(rows, "How big can a single table get?") is None  # "relation size" is not said
+    formed = with_forms(rows, {"relation": "table"})  # the glossary's "A table is the most common form of relation"
+    assert [r.item for r in formed[3:]] == ["tables per database", "table size"]
+    assert asked_limit(formed, "With 8 kB blocks, how big can a single table get?")[0].item == "table size"
+    # of two rows it names, the one naming most: not "number of databases"
+    assert asked_limit(formed, "How many tables can a database have?")[0].item == "tables per database"
+    assert asked_limit(formed, "What's the longest a table name can be?") is None  # a length, not a table's size
 
 
 def test_a_limit_asked_in_everyday_words_is_answered_from_the_limits_table(manual):
