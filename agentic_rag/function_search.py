@@ -51,14 +51,19 @@ class FunctionRow:
     chunk_id: str
 
 
+_OPERATOR_ROW = re.compile(r"^\| [a-z_][\w.]*(?: \[\])? (?P<operator>[-#@<>=!~&?^*/%+|]{1,3}) ")
+"""An operator table's row ("| json ->> text → text Extracts JSON object field …"): its name is the operator,
+not its left operand's type."""
+
+
 def function_rows(chunks: Sequence[tuple[str, str]]) -> list[FunctionRow]:
     """The function rows (:data:`FUNCTION_ROW`) of ``(chunk_id, text)`` chunks, each once (the first
-    chunk of overlapping ones holding it)."""
+    chunk of overlapping ones holding it); an operator's row is named by its operator (:data:`_OPERATOR_ROW`)."""
     found: dict[tuple[str, str], FunctionRow] = {}
     for chunk_id, text in chunks:
         for row in FUNCTION_ROW.finditer(text):
-            key = (row["name"], row["said"])
-            found.setdefault(key, FunctionRow(row["name"], row["said"].strip(), row[0], chunk_id))
+            name = (operator := _OPERATOR_ROW.match(row[0])) and operator["operator"] or row["name"]
+            found.setdefault((name, row["said"]), FunctionRow(name, row["said"].strip(), row[0], chunk_id))
     return list(found.values())
 
 

@@ -37,8 +37,8 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
             r"\b(how (?:do|can|should|would) (?:i|you|we)|is there (?:a|any) way to|"
             r"what(?:'s| is) the (?:[\w-]+ )?(?:syntax|command|option|flag|function)|"
             r"which (?:format|file)|which (?:[\w-]+ )?(?:command|meta-command|statement|function|option|flag|switch|"
-            r"clause|setting|parameter)|"
-            r"what (?:command|function|option|flag|clause|file|setting|parameter))\b|"
+            r"clause|setting|parameter|operator)|"
+            r"what (?:[\w-]+ )?operator|what (?:command|function|option|flag|clause|file|setting|parameter))\b|"
             # a query typed as a search: "psql command to show the columns of a table", "function that splits …"
             r"^(?:the |a )?(?:[\w-]+ )?(?:command|meta-command|function|option|flag|switch|syntax) "
             r"(?:to|that|for|which)\b",

@@ -159,6 +159,11 @@ def _judges(sentence: str, judgment: str, question: str) -> bool:
     return bool(re.search(rf"\b{judgment}\b", said, re.I)) and any(t.lower() in said for t in things)
 
 
+_ASKS_OPERATOR = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?operator\b", re.I)
+_OPERATOR = re.compile(r"(?<=[\w)\]] )[-#@<>=!~|&?^*/%+]{1,3}(?= [\w'(\[])")
+"""An operator between its operands, as an operator table's row gives it: "json ->> text", "jsonb @> jsonb"."""
+
+
 def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     """Spans of ``sentence`` of type ``kind``, in order, without the question's own words, a
     document's furniture (``lexicon.FURNITURE``) or, for a command, an acronym ("RFC").
@@ -224,6 +229,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         matches = list(SPAN_PATTERNS[kind].finditer(sentence))
         if kind == "command":  # a command referred to for its syntax is not the one doing it
             matches = [m for m in matches if not _REFERENCE_BEFORE.search(sentence, 0, m.start())]
+        if kind == "command" and _ASKS_OPERATOR.search(question):  # "json ->> text": the operator, first
+            matches = [*_OPERATOR.finditer(sentence), *matches]
         if kind in ("number", "quantity"):  # a value given as an example is one throughout the sentence
             examples, idioms = set(_EXAMPLE.findall(sentence)), {m.start() for m in _PRONOUN_ONE.finditer(sentence)}
             matches = [m for m in matches if m.group(0) not in examples and m.start() not in idioms]

@@ -32,6 +32,13 @@ def test_function_rows_are_read_with_the_first_sentence_after_their_result_type(
     assert rows[2].row.startswith("| pg_cancel_backend ( pid integer ) → boolean")
 
 
+def test_an_operators_row_is_named_by_its_operator_not_its_operand_type():
+    operators = """| json -> text → json jsonb -> text → jsonb Extracts JSON object field with the given key. |
+| json ->> text → text jsonb ->> text → text Extracts JSON object field with the given key, as text. |
+| jsonb @> jsonb → boolean Does the first JSON value contain the second? |"""
+    assert [r.name for r in function_rows([("c1", operators)])] == ["->", "->>", "@>"]
+
+
 def test_the_row_saying_nearly_all_of_the_question_is_the_best_and_a_name_breaks_a_tie():
     rows = function_rows([("c1", ROWS)])
     assert best_function(rows, {"cancel": 4.4, "queri": 1.5, "run": 2.1}).name == "pg_cancel_backend"

@@ -732,3 +732,11 @@ def test_a_range_asked_for_its_end_gives_that_end():
     assert range_end(sentence, ["30 seconds", "one day"], upper=False) == ["30 seconds"]
     assert range_end("…", ["between 250 and 1600"], upper=True) == ["1600"]
     assert range_end("It is 5 or 10.", ["5", "10"], upper=True) == ["5", "10"]  # no range: as it is
+
+
+def test_an_operator_asked_for_is_a_command_and_its_span_the_symbol_between_operands():
+    asked = "which json operator gets an object field as text instead of json?"
+    assert expected_type(asked) == expected_type("what operator gets a json object field as text?") == "command"
+    row = "| json ->> text → text jsonb ->> text → text Extracts JSON object field with the given key, as text."
+    assert spans(row, "command", asked)[0] == "->>"
+    assert "=" not in spans("Set x = 1 to enable it.", "command", "How do I enable it?")  # no operator asked
