@@ -24,6 +24,8 @@ _BOUND_COLUMNS = ("Range", "Low Value", "High Value")
 5874897 AD | 1 day |"."""
 _HIGH = re.compile(r"\b(?:largest|biggest|highest|greatest|max(?:imum)?|latest)\b", re.I)
 _LOW = re.compile(r"\b(?:smallest|lowest|least|min(?:imum)?|earliest|most negative)\b", re.I)
+_RANGE = re.compile(r"\brange of (?:values? )?(?:(?:a|an|the|type)\s+)?[a-z]", re.I)
+"""A type's whole range asked ("the range of smallint", "the range of values of type date")."""
 _HELD = re.compile(r"\b(?:hold|store|represent|accept|fit)s?\b|\bvalues? of type\b", re.I)
 """A question asking what a type holds ("the largest value a smallint can hold", "a value of type date")."""
 _MEASURES = {
@@ -135,15 +137,17 @@ def asked_limit(rows: Sequence[LimitRow], question: str) -> tuple[LimitRow, froz
 def asked_bound(rows: Sequence[LimitRow], question: str) -> tuple[LimitRow, str] | None:
     """The type table row of the type ``question`` asks the largest or the smallest value of (:data:`_HELD`: "What
     is the largest value a smallint can hold?", "What's the latest year a value of type date can represent?"),
-    with that value; of types it names in full, the one of most words. ``None`` when it asks neither or both
-    extremes, or names no type: "the largest integer not greater than its argument" holds nothing."""
-    high, low = _HIGH.search(question), _LOW.search(question)
-    if not _HELD.search(question) or bool(high) == bool(low):
+    with that value, or the range of (:data:`_RANGE`), with "lowest to highest"; of types it names in full, the
+    one of most words. ``None`` when it asks no range and neither or both extremes, or names no type: "the largest
+    integer not greater than its argument" holds nothing."""
+    high, low, span = _HIGH.search(question), _LOW.search(question), _RANGE.search(question)
+    if not (span or (_HELD.search(question) and bool(high) != bool(low))):
         return None
     said = term_set(question)
     named = [r for r in rows if r.low is not None and term_set(r.item) <= said]
-    best = max(named, key=lambda r: len(term_set(r.item)), default=None)
-    return (best, best.limit if high else best.low) if best else None
+    if (best := max(named, key=lambda r: len(term_set(r.item)), default=None)) is None:
+        return None
+    return best, f"{best.low} to {best.limit}" if span else best.limit if high else best.low
 
 
 def with_limit(store: ChunkStore, question: str, rows: Sequence[LimitRow], found: list[Chunk]) -> list[Chunk] | None:

@@ -52,6 +52,7 @@ def test_a_type_tables_rows_give_each_type_its_lowest_and_highest_value():
         ("What is the smallest value an integer can hold?", "integer", "-2147483648"),
         ("What's the latest year a value of type date can represent?", "date", "5874897 AD"),
         ("What's the earliest date a timestamp without time zone can store?", "timestamp", "4713 BC"),
+        ("what is the range of smallint", "smallint", "-32768 to +32767"),  # its whole range
     ],
 )
 def test_the_value_asked_is_the_bound_of_the_type_the_question_names(question, item, value):
