@@ -99,9 +99,10 @@ def with_forms(rows: Sequence[LimitRow], forms: Mapping[str, str]) -> list[Limit
 def _bounds(cells: Sequence[str], columns: dict[str, int]) -> tuple[str, str] | None:
     """(lowest, highest) value of a type table's row: its "Low Value" and "High Value" cells, or its "Range"
     cell's "A to B"; ``None`` for a range said otherwise ("15 decimal digits precision")."""
-    if (low := columns.get("Low Value")) is not None and (high := columns.get("High Value")) is not None:
-        return (cells[low], cells[high]) if max(low, high) < len(cells) else None
-    ranged = re.fullmatch(r"(\S+) to (\S+)", cells[columns["Range"]]) if columns.get("Range", 99) < len(cells) else None
+    cell = {name: cells[i] for name, i in columns.items() if i < len(cells)}  # the row's cell of each column
+    if "Low Value" in cell and "High Value" in cell:
+        return cell["Low Value"], cell["High Value"]
+    ranged = re.fullmatch(r"(\S+) to (\S+)", cell.get("Range", ""))
     return (ranged[1], ranged[2]) if ranged else None
 
 

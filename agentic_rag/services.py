@@ -170,7 +170,8 @@ class Services:
         which the collection uses widely (IDF below ``tuning.common_word_idf``): "SQL Server Always On" in a
         manual that says "SQL", "server" and "always" everywhere. Not "Tottenham Hotspur": a name of rare
         words the collection holds is a name it is about, however it words it."""
-        names = multiword_names(question)
+        if not (names := multiword_names(question)):
+            return []  # most questions: no lookup
         idf = self.store.lexical.idf([word for name in names for word in name.split()])
         return [n for n in names if all(idf.get(w, 0.0) < self.tuning.common_word_idf for w in n.split())]
 

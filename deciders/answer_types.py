@@ -28,6 +28,9 @@ LEADING_CLAUSE = re.compile(r"^(?:if|when|after|once|with|without|in|on)\b[^,?]*
 """A clause before the question proper: "If I declare a column as plain varchar without giving a
 number, " (its "without" does not negate what is asked)."""
 
+ASKS_OPERATOR = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?operator\b", re.I)
+"""A question asking for an operator ("which json operator gets …?"): its symbol, a command."""
+
 # Checked in order: the first that matches names the type.
 _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
     ("lock", LOCK_ASKED),  # a lock mode: "What table-level lock does SELECT take?"
@@ -37,14 +40,15 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
             r"\b(how (?:do|can|should|would) (?:i|you|we)|is there (?:a|any) way to|"
             r"what(?:'s| is) the (?:[\w-]+ )?(?:syntax|command|option|flag|function)|"
             r"which (?:format|file)|which (?:[\w-]+ )?(?:command|meta-command|statement|function|option|flag|switch|"
-            r"clause|setting|parameter|operator)|"
-            r"what (?:[\w-]+ )?operator|what (?:command|function|option|flag|clause|file|setting|parameter))\b|"
+            r"clause|setting|parameter)|"
+            r"what (?:command|function|option|flag|clause|file|setting|parameter))\b|"
             # a query typed as a search: "psql command to show the columns of a table", "function that splits …"
             r"^(?:the |a )?(?:[\w-]+ )?(?:command|meta-command|function|option|flag|switch|syntax) "
             r"(?:to|that|for|which)\b",
             re.I,
         ),
     ),
+    ("command", ASKS_OPERATOR),  # "which json operator …?": the symbol of an operator table's row
     (
         "yes_no",
         re.compile(

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from core.text import MONTH, STOPWORDS, name_only, names, term_set, tidy_span
 from deciders import lexicon
-from deciders.answer_types import LEADING_CLAUSE, AnswerType, Measure, default_measure
+from deciders.answer_types import ASKS_OPERATOR, LEADING_CLAUSE, AnswerType, Measure, default_measure
 from deciders.negation import negated
 
 _NUMBER = (
@@ -159,7 +159,6 @@ def _judges(sentence: str, judgment: str, question: str) -> bool:
     return bool(re.search(rf"\b{judgment}\b", said, re.I)) and any(t.lower() in said for t in things)
 
 
-_ASKS_OPERATOR = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?operator\b", re.I)
 _OPERATOR = re.compile(r"(?<=[\w)\]] )[-#@<>=!~|&?^*/%+]{1,3}(?= [\w'(\[])")
 """An operator between its operands, as an operator table's row gives it: "json ->> text", "jsonb @> jsonb"."""
 
@@ -229,7 +228,7 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         matches = list(SPAN_PATTERNS[kind].finditer(sentence))
         if kind == "command":  # a command referred to for its syntax is not the one doing it
             matches = [m for m in matches if not _REFERENCE_BEFORE.search(sentence, 0, m.start())]
-        if kind == "command" and _ASKS_OPERATOR.search(question):  # "json ->> text": the operator, first
+        if kind == "command" and ASKS_OPERATOR.search(question):  # "json ->> text": the operator, first
             matches = [*_OPERATOR.finditer(sentence), *matches]
         if kind in ("number", "quantity"):  # a value given as an example is one throughout the sentence
             examples, idioms = set(_EXAMPLE.findall(sentence)), {m.start() for m in _PRONOUN_ONE.finditer(sentence)}
