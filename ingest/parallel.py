@@ -2,21 +2,27 @@
 worker processes while the caller embeds and writes the files before it.
 
 Parsing is CPU-bound Python (trafilatura's HTML extraction takes ~10 ms a page), so threads
-would share one core; worker processes (the standard library's ``ProcessPoolExecutor``, started
-with ``spawn``: the caller holds database connections and threads, which a ``fork`` would copy)
-use the others. Results come back in the files' order, at most ``window`` files ahead of the
-caller, so a large folder is never held in memory whole.
+would share one core; worker processes use the others. They are started by loky (joblib's
+process pool, ``loky.ProcessPoolExecutor``): a fresh interpreter each, as ``spawn`` (the caller
+holds database connections and threads, which a ``fork`` would copy), but without importing the
+caller's ``__main__`` again. The standard library's ``spawn`` and ``forkserver`` both run a
+script's top level in every worker, so a user's script that ingests at module level, with no
+``if __name__ == "__main__":`` guard (the README's snippet), built an ``App`` and ingested again
+in each worker until the pool broke (``BrokenProcessPool``). Results come back in the files'
+order, at most ``window`` files ahead of the caller, so a large folder is never held in memory
+whole.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import signal
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from itertools import islice
 from pathlib import Path
 from typing import Iterator, Sequence
+
+from loky import ProcessPoolExecutor
 
 from ingest.loaders import Source, UnreadableSourceError, load_file
 
@@ -43,27 +49,29 @@ def load_files(
             by one.
         window: most files parsed ahead of the one the caller is at.
 
-    Worker processes ignore Ctrl-C (the caller handles it); closing the iterator early (a
-    ``break``, an exception in the caller) cancels the files not yet started.
+    Worker processes ignore Ctrl-C (the caller handles it) and never import the caller's
+    ``__main__``; closing the iterator early (a ``break``, an exception in the caller) cancels
+    the files not yet started.
+
+    Raises:
+        loky.process_executor.TerminatedWorkerError: a worker died (killed, out of memory).
     """
     if workers < 2 or len(paths) < 2:
         yield from (_load(path, chunk_size, chunk_overlap) for path in paths)
         return
     pool = ProcessPoolExecutor(
-        max_workers=min(workers, len(paths)),
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=signal.signal,
-        initargs=(signal.SIGINT, signal.SIG_IGN),
+        max_workers=min(workers, len(paths)), initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)
     )
+    ahead: deque[Future] = deque()
     try:
         pending = iter(paths)
-        ahead: deque[Future] = deque(
-            pool.submit(_load, path, chunk_size, chunk_overlap) for path in islice(pending, window)
-        )
+        ahead.extend(pool.submit(_load, path, chunk_size, chunk_overlap) for path in islice(pending, window))
         while ahead:
             result = ahead.popleft().result()
             for path in islice(pending, 1):
                 ahead.append(pool.submit(_load, path, chunk_size, chunk_overlap))
             yield result
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        for future in ahead:  # loky's shutdown has no cancel_futures
+            future.cancel()
+        pool.shutdown(wait=True)

@@ -151,3 +151,34 @@ def test_an_ingest_that_writes_nothing_leaves_no_empty_collection(make_app, tmp_
     (tmp_path / "bad" / "good.md").write_text("# Okapi\n\nThe okapi is a giraffid native to the Congo.\n")
     kept = make_app(collection=app.settings.collection).ingest([tmp_path / "bad"])
     assert not kept.discarded and kept.added == 1
+
+
+def test_the_readme_python_snippet_runs_as_a_plain_script_on_a_large_folder(data_dir, tmp_path):
+    """Issue 51 item 1: the README's Python snippet saved as a script, its top level unguarded
+    (no ``if __name__ == "__main__":``), on a folder large enough for parallel parsing, finishes
+    and answers; with ``spawn`` workers each ran the script again (``BrokenProcessPool``)."""
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    snippet = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    assert 'app.ingest([Path("docs")])' in snippet and "app = App()" in snippet
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(220):
+        (docs / f"island{i:03}.html").write_text(
+            f"<html><head><title>Island {i}</title></head><body><main><h1>Island {i}</h1>"
+            f"<p>The island of Xy{i} lies in the northern sea. Its harbour town Port{i} was founded by "
+            f"the explorer Navigator{i} in the year {1500 + i}.</p></main></body></html>"
+        )
+    (tmp_path / "snippet.py").write_text(snippet.replace("Who founded X?", "Who founded Port17?"))
+    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": "readme_snippet"}
+    for name in ("AGENTIC_RAG_CHAT_MODEL", "OPENAI_API_KEY", "DATABASE_URL"):
+        env.pop(name, None)  # offline, the embedded database
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run(
+        [sys.executable, "snippet.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr
+    lines = [line for line in proc.stdout.splitlines() if "Navigator17" in line]
+    assert len(lines) == 1 and "island017.html" in lines[0]  # answered once: no worker ran the script again
