@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import inspect
 import sqlite3
 import time
 from contextlib import asynccontextmanager
@@ -71,8 +72,60 @@ def _set_up_tables(url: str) -> None:
         conn.close()
 
 
+class SyncCheckpointerError(NotImplementedError):
+    """An async method (``ainvoke``, ``astream``, ``aget_state`` …) was called on a graph whose
+    checkpointer is synchronous (:attr:`agentic_rag.app.App.graph`); the message names
+    ``app.async_graph()``, the way in from an event loop. A ``NotImplementedError``, as
+    LangGraph's own refusal, for callers that catch that."""
+
+
+ASYNC_MISUSE = (
+    "app.graph is checkpointed by the synchronous {saver}, which has no async methods (its {method} "
+    "was called; ainvoke, astream and aget_state need them): on an event loop use "
+    "`async with app.async_graph() as graph:` and await graph.ainvoke(...) or graph.aget_state(...) "
+    "on it (the same threads), or call app.graph's sync methods (invoke, get_state)"
+)
+
+
+def _refused(name: str, generator: bool):
+    """An async method ``name`` that raises :class:`SyncCheckpointerError` (an async generator
+    when the method it replaces is one, so that ``async for`` reaches the error)."""
+    if generator:
+
+        async def refused_iteration(self, *args, **kwargs):
+            raise SyncCheckpointerError(ASYNC_MISUSE.format(saver=type(self).__name__, method=name))
+            yield  # pragma: no cover  # makes this an async generator
+
+        return refused_iteration
+
+    async def refused(self, *args, **kwargs):
+        raise SyncCheckpointerError(ASYNC_MISUSE.format(saver=type(self).__name__, method=name))
+
+    return refused
+
+
+def _sync_only(saver: type[BaseCheckpointSaver]) -> type[BaseCheckpointSaver]:
+    """``saver`` with every async method of LangGraph's ``BaseCheckpointSaver`` (``aget_tuple``,
+    ``alist``, ``aput``, ``aput_writes``, …) raising :class:`SyncCheckpointerError` instead of a
+    bare ``NotImplementedError`` that does not say what to use."""
+    methods = {
+        name: _refused(name, inspect.isasyncgenfunction(method))
+        for name, method in inspect.getmembers(BaseCheckpointSaver)
+        if inspect.iscoroutinefunction(method) or inspect.isasyncgenfunction(method)
+    }
+    return type(saver.__name__, (saver,), {"__doc__": saver.__doc__, "__module__": __name__, **methods})
+
+
+SyncSqliteSaver = _sync_only(SqliteSaver)
+"""langgraph-checkpoint-sqlite's ``SqliteSaver``; its async methods name ``app.async_graph()``."""
+SyncPostgresSaver = _sync_only(PostgresSaver)
+"""langgraph-checkpoint-postgres' ``PostgresSaver``; its async methods name ``app.async_graph()``."""
+
+
 def open_checkpointer(settings: Settings) -> BaseCheckpointSaver:
-    """The checkpointer of ``settings`` (see the module docstring); its tables are created if missing.
+    """The checkpointer of ``settings`` (see the module docstring); its tables are created if
+    missing. It is synchronous: its async methods raise :class:`SyncCheckpointerError`, which
+    names :func:`open_async_checkpointer`'s way in, ``app.async_graph()``.
 
     Raises:
         StoreUnavailableError: ``DATABASE_URL`` is set and the server cannot be reached.
@@ -80,7 +133,7 @@ def open_checkpointer(settings: Settings) -> BaseCheckpointSaver:
     if not settings.database_url:
         settings.ensure_data_dir()
         path = settings.checkpoint_path
-        return SqliteSaver(sqlite3.connect(path, check_same_thread=False))
+        return SyncSqliteSaver(sqlite3.connect(path, check_same_thread=False))
     url = psycopg_url(settings.database_url)
     _set_up_tables(url)
     pool = ConnectionPool(
@@ -91,7 +144,7 @@ def open_checkpointer(settings: Settings) -> BaseCheckpointSaver:
     except Exception as exc:  # psycopg_pool.PoolTimeout
         pool.close()
         raise StoreUnavailableError(f"cannot open the checkpoint connections to {redact(url)} ({exc})") from exc
-    return PostgresSaver(pool)  # type: ignore[arg-type]
+    return SyncPostgresSaver(pool)  # type: ignore[arg-type]
 
 
 def close_checkpointer(saver: BaseCheckpointSaver) -> None:
