@@ -48,8 +48,9 @@ def new_thread_note(similar: list[str]) -> str:
 
 def checkpoint_line(row: dict) -> str:
     """One row of ``history``: checkpoint, step, node, route, query, evidence, retries, stop, next."""
+    step = "-" if row["step"] is None else row["step"]  # a checkpoint written by hand may have none
     return (
-        f"{row['checkpoint_id']}  step {row['step']:>2}  {row['node']:<13} route={row['route'] or '-'} "
+        f"{row['checkpoint_id']}  step {step:>2}  {row['node']:<13} route={row['route'] or '-'} "
         f"query={quoted((row['query'] or '')[:50])} evidence={len(row['evidence'])} retries={row['retries']} "
         f"stop={row['stop_reason'] or '-'} next={','.join(row['next']) or '-'}"
     )

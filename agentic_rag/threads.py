@@ -3,6 +3,7 @@ collection a thread was asked on, the state fields a replay may edit, and prunin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any, Literal
 
@@ -67,10 +68,10 @@ def thread_rows(
         snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
         row = {
             "thread_id": thread_id,
-            "question": snapshot.values.get("question", ""),
+            "question": _text(snapshot.values.get("question")) or "",
             "status": status_of(snapshot),
             "collection": collection_of(snapshot),
-            "stop_reason": snapshot.values.get("stop_reason"),
+            "stop_reason": _text(snapshot.values.get("stop_reason")),
             "updated_at": snapshot.created_at,
         }
         if status in (None, row["status"]) and collection in (None, row["collection"]):
@@ -80,25 +81,43 @@ def thread_rows(
     return rows
 
 
+def _text(value: Any) -> str | None:
+    """A state value shown as text: ``None`` stays ``None``, anything else is its ``str`` (a raw
+    ``graph.update_state`` may have written any value into a checkpoint)."""
+    return value if value is None or isinstance(value, str) else str(value)
+
+
+def _chunk_ids(evidence: Any) -> list[str]:
+    """The chunk ids an ``evidence`` value holds: normally a list of evidence chunks (dicts with
+    ``chunk_id``); ``None`` or any other shape written through ``graph.update_state`` gives the
+    ids it does hold, or none, rather than an error."""
+    if not isinstance(evidence, (list, tuple)):
+        return []
+    ids = (c.get("chunk_id") if isinstance(c, Mapping) else getattr(c, "chunk_id", None) for c in evidence)
+    return [str(chunk_id) for chunk_id in ids if chunk_id is not None]
+
+
 def history_rows(graph: CompiledStateGraph, thread_id: str) -> list[dict]:
-    """Every checkpoint of the thread, oldest first (see :meth:`agentic_rag.app.App.history`)."""
+    """Every checkpoint of the thread, oldest first (see :meth:`agentic_rag.app.App.history`).
+    Values of another type than the graph writes (``{"evidence": None}`` through
+    ``graph.update_state``) are shown as they are (as text, or no chunk ids), not raised on."""
     snapshots = list(graph.get_state_history({"configurable": {"thread_id": thread_id}}))[::-1]
     rows = []
     previous_next: tuple = ()
     for snapshot in snapshots:
-        values = snapshot.values
+        values, metadata = snapshot.values, snapshot.metadata or {}
         rows.append(
             {
                 "checkpoint_id": snapshot.config["configurable"]["checkpoint_id"],
-                "step": snapshot.metadata.get("step"),
-                "node": ",".join(previous_next) if snapshot.metadata.get("source") == "loop" else "input",
+                "step": metadata.get("step"),
+                "node": ",".join(previous_next) if metadata.get("source") == "loop" else "input",
                 "created_at": snapshot.created_at,
-                "route": values.get("route"),
-                "query": values.get("query"),
-                "evidence": [c["chunk_id"] for c in values.get("evidence", [])],
+                "route": _text(values.get("route")),
+                "query": _text(values.get("query")),
+                "evidence": _chunk_ids(values.get("evidence")),
                 "retries": values.get("retries"),
                 "hops": values.get("hops"),
-                "stop_reason": values.get("stop_reason"),
+                "stop_reason": _text(values.get("stop_reason")),
                 "next": list(snapshot.next),
             }
         )
