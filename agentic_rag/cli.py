@@ -39,9 +39,10 @@ from agentic_rag.options import (
 from agentic_rag.output import (
     checkpoint_line,
     did_you_mean,
-    new_thread_note,
+    no_thread_message,
     print_ingest,
     print_result,
+    no_threads_message,
     print_rows,
     similar_ids,
     stream_printer,
@@ -120,7 +121,17 @@ def ingest(
 @app.command(short_help="Answer a question from the ingested documents, with citations.")
 def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
-    thread: Annotated[Optional[str], typer.Option("--thread", help="Thread id (new thread when omitted).")] = None,
+    thread: Annotated[
+        Optional[str],
+        typer.Option(
+            "--thread",
+            help="Thread to continue (see `agentic-rag threads`); an id no thread has is an error, unless "
+            "--new. Omitted: a new thread with a new id.",
+        ),
+    ] = None,
+    new: Annotated[
+        bool, typer.Option("--new", help="Start a new thread under the --thread id (an error if it exists).")
+    ] = False,
     as_json: AsJson = False,
     data_dir: DataDir = None,
     collection: Collection = None,
@@ -151,7 +162,10 @@ def ask(
     stream: Annotated[bool, typer.Option("--stream", help="Print each hop as it happens, then the answer.")] = False,
 ) -> None:
     """Answer a question from the ingested documents, with citations. The thread id is printed
-    on stderr first; a run that pauses for review or is interrupted continues with `resume`."""
+    on stderr first; a run that pauses for review or is interrupted continues with `resume`.
+    --thread continues a thread: a mistyped id is an error naming the closest ones, not a new
+    thread that has lost the conversation; --new starts a thread under an id of your choosing."""
+    from core.errors import ThreadError
     context = RunContext.from_mapping(
         {
             "deciders": deciders,
@@ -183,11 +197,17 @@ def ask(
                 try:
                     application.services.require_chunks()
                 except CollectionNotFoundError as exc:
-                    if not given:
+                    if not given or new:
                         raise
                     hint = f" ({did_you_mean(similar)})" if similar else ""
                     raise CollectionNotFoundError(f"no thread '{thread}'{hint} to continue, and {exc}") from exc
-            note = " (continued)" if known else new_thread_note(similar) if given else ""
+            if given and known == new:  # a typo is not a silent new thread, nor --new a silent follow-up
+                raise ThreadError(
+                    f"thread '{thread}' exists: leave out --new to continue it, or give another id"
+                    if known
+                    else no_thread_message(thread, similar)
+                )
+            note = " (continued)" if known else " (new)" if given else ""
             typer.echo(f"thread: {thread}{note}", err=True)
             on_event = stream_printer() if stream and not as_json else None
             result = application.ask(question, thread_id=thread, context=context, on_event=on_event)
@@ -241,7 +261,10 @@ def threads(
     if status not in (None, "done", "interrupted", "unfinished"):
         raise ConfigurationError(f"--status {status!r}: use done, interrupted or unfinished")
     with open_app(settings_from(data_dir, None)) as application:
-        print_rows(application.threads(limit, status, collection), as_json, thread_line)
+        rows = application.threads(limit, status, collection)
+    print_rows(rows, as_json, thread_line)
+    if not rows and not as_json:  # an empty answer says what was looked for
+        typer.echo(no_threads_message(status, collection))
 
 
 @app.command()

@@ -39,11 +39,21 @@ def did_you_mean(similar: list[str]) -> str:
     return f"did you mean {' or '.join(similar)}?" if similar else ""
 
 
-def new_thread_note(similar: list[str]) -> str:
-    """What follows ``thread: ID`` for a given thread id that has no checkpoint yet: that a new
-    thread starts under it, and the ``similar`` existing ids when it looks like a typo."""
+def no_thread_message(thread_id: str, similar: list[str]) -> str:
+    """The error for ``ask --thread ID`` when no thread has that id: the ``similar`` existing ids
+    when it looks like a typo, and how to start a new thread instead."""
     hint = did_you_mean(similar) or "`agentic-rag threads` lists the existing ones"
-    return f" (new: no thread has this id; {hint})"
+    return (
+        f"no thread '{thread_id}' to continue ({hint}); leave --thread out to start a new thread, "
+        "or add --new to start one under this id"
+    )
+
+
+def no_threads_message(status: str | None, collection: str | None) -> str:
+    """The line ``threads`` prints when no thread matches: what was looked for."""
+    which = [f"with status {status}"] if status else []
+    which += [f"asked on collection '{collection}'"] if collection else []
+    return f"no thread {' '.join(which)}" if which else "no threads yet: `agentic-rag ask QUESTION` starts one"
 
 
 def checkpoint_line(row: dict) -> str:

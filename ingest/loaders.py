@@ -22,7 +22,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Iterator, Sequence
 
 from langchain_core.documents import Document
@@ -55,12 +55,42 @@ class Source:
     chunks: list[Document]
 
 
+def names_a_path(pattern: str, folders: Sequence[Path] = ()) -> bool:
+    """Whether an ``--exclude`` pattern is an absolute path on this machine rather than a
+    gitignore pattern anchored to the folder (``/build/``): it starts with one of ``folders``
+    (absolute or resolved), or it has two parts or more and its first names a folder at the
+    root of this machine (``/usr/share/doc/…``, ``/home/…``)."""
+    if not pattern.startswith("/"):
+        return False
+    if any(folder_pattern(pattern, folder) is not None for folder in folders):
+        return True
+    parts = PurePosixPath(pattern).parts
+    return len(parts) > 2 and Path("/", parts[1]).is_dir()
+
+
+def folder_pattern(pattern: str, folder: Path) -> str | None:
+    """An absolute path ``pattern`` as a gitignore pattern under ``folder``: ``/data/docs/_sources/``
+    under ``/data/docs`` is ``/_sources/`` (anchored to the folder); ``None`` when it is not under
+    ``folder``. Globs in the part below the folder are kept (``/data/docs/*.txt`` is ``/*.txt``)."""
+    for base in dict.fromkeys((folder.absolute(), folder.resolve())):
+        try:
+            below = PurePosixPath(pattern).relative_to(base.as_posix())
+        except ValueError:
+            continue
+        if not below.parts:
+            return "*"  # the folder itself: everything under it
+        return "/" + below.as_posix() + ("/" if pattern.endswith("/") else "")
+    return None
+
+
 def exclusion_spec(folder: Path, exclude: Sequence[str] = ()) -> GitIgnoreSpec:
     """The files to leave out under ``folder``, with gitignore semantics (pathspec's
     ``GitIgnoreSpec``): the lines of ``folder/.ragignore`` when it exists (``#`` comments, blank
     lines, ``!`` re-includes, a trailing ``/`` for folders, a leading or inner ``/`` anchoring
     the pattern to ``folder``), then the ``exclude`` patterns, which come last and so win.
-    Only the ``.ragignore`` at the top of an ingested folder is read.
+    Only the ``.ragignore`` at the top of an ingested folder is read. An ``exclude`` pattern that
+    is an absolute path (:func:`names_a_path`) applies as the path below ``folder`` it names
+    (:func:`folder_pattern`), and not at all to a folder it is not under.
 
     Raises:
         ValueError: a pattern is not valid gitignore syntax (pathspec's ``GitIgnorePatternError``),
@@ -68,7 +98,8 @@ def exclusion_spec(folder: Path, exclude: Sequence[str] = ()) -> GitIgnoreSpec:
     """
     ignore = folder / IGNORE_FILE
     lines = ignore.read_text(encoding="utf-8").splitlines() if ignore.is_file() else []
-    return GitIgnoreSpec.from_lines([*lines, *exclude])
+    given = [folder_pattern(p, folder) if names_a_path(p, [folder]) else p for p in exclude]
+    return GitIgnoreSpec.from_lines([*lines, *(p for p in given if p is not None)])
 
 
 def iter_files(path: Path, exclude: Sequence[str] = (), any_type: bool = False) -> Iterator[Path]:

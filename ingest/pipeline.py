@@ -20,7 +20,9 @@ from ingest.loaders import (
     EmptySourceError,
     Source,
     UnreadableSourceError,
+    folder_pattern,
     iter_files,
+    names_a_path,
     source_identity,
 )
 from ingest.parallel import load_files
@@ -177,12 +179,21 @@ def collect_files(
             named directly are never excluded.
 
     Raises:
-        IngestError: a path does not exist, a pattern is invalid, or the paths hold no supported
-            (and not excluded) file and no folder among them was ingested before.
+        IngestError: a path does not exist, a pattern is invalid or an absolute path outside
+            every folder, or the paths hold no supported (and not excluded) file and no folder
+            among them was ingested before.
     """
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise IngestError(f"no such file or folder: {', '.join(missing)}; check the path")
+    folders = [p for p in paths if p.is_dir()]
+    for pattern in exclude:  # an absolute path outside every folder would silently match nothing
+        if names_a_path(pattern) and not any(folder_pattern(pattern, folder) for folder in folders):
+            where = ", ".join(map(str, folders)) or "no folder (files named directly are always read)"
+            raise IngestError(
+                f"--exclude {pattern} is a path outside the folder being ingested ({where}); "
+                "give a path under it, or a pattern relative to it such as '_sources/' or '*.txt'"
+            )
     try:
         found = (f for p in paths for f in iter_files(p, exclude, any_type=True))
         # a broken link is reported as named, not as the path it points to

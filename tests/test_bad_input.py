@@ -81,3 +81,61 @@ def test_history_shows_a_checkpoint_written_through_the_raw_api(birds, data_dir)
     assert len(rows[-2]["evidence"]) >= 1  # the checkpoints before the edit are shown as they were
     listed = run_cli(data_dir, "threads", "--limit", "100")
     assert listed.returncode == 0 and "raw-api-edit" in listed.stdout, listed.stderr
+
+
+def test_ask_thread_with_an_unknown_id_is_an_error_unless_new(birds, data_dir):
+    """Item 11: ``ask --thread <typo>`` silently started a new thread, its follow-up answered
+    without the conversation; now an error naming the closest ids, and ``--new`` starts a thread
+    under an id of one's choosing (an error if it exists)."""
+    asked = birds.ask("Where does the kea live?", thread_id="kea-conversation")
+    assert asked["citations"]
+    typo = run_cli(data_dir, "ask", "And what does it eat?", "--thread", "kea-conversatoin")
+    assert typo.returncode == ThreadError.exit_code
+    line = error_line(typo)
+    assert "no thread 'kea-conversatoin' to continue (did you mean kea-conversation?)" in line
+    assert "leave --thread out to start a new thread, or add --new" in line
+    assert not birds.has_thread("kea-conversatoin") and "thread: " not in typo.stderr  # nothing was started
+
+    started = run_cli(data_dir, "ask", "What does the tui sound like?", "--thread", "my-tui", "--new", "--json")
+    assert started.returncode == 0, started.stderr
+    assert started.stderr.startswith("thread: my-tui (new)") and json.loads(started.stdout)["thread_id"] == "my-tui"
+    again = run_cli(data_dir, "ask", "And where does it live?", "--thread", "my-tui", "--new")
+    assert again.returncode == ThreadError.exit_code
+    assert "thread 'my-tui' exists: leave out --new to continue it" in error_line(again)
+    follow_up = run_cli(data_dir, "ask", "And where does it live?", "--thread", "my-tui")
+    assert follow_up.returncode == 0 and follow_up.stderr.startswith("thread: my-tui (continued)"), follow_up.stderr
+    helped = run_cli(data_dir, "ask", "--help")
+    assert "an id no thread has is an error" in " ".join(helped.stdout.split())
+
+
+def test_exclude_as_an_absolute_path_applies_under_the_folder_or_is_an_error(data_dir, tmp_path):
+    """Item 11: ``--exclude /absolute/path`` matched nothing, silently; a path under the folder
+    now leaves it out, one outside the folder is an error."""
+    (tmp_path / "_sources").mkdir()
+    (tmp_path / "_sources" / "kea.rst.txt").write_text("Kea\n===\n\nThe page source.\n")
+    (tmp_path / "kea.md").write_text(KEA)
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "drafts" / "tui.md").write_text(TUI)
+    exclude = ["--exclude", str(tmp_path / "_sources") + "/", "--exclude", str(tmp_path / "drafts" / "*.md")]
+    proc = run_cli(data_dir, "ingest", str(tmp_path), *exclude, collection="bad_exclude")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("1 file: 1 ingested, 0 unchanged; 1 chunks added"), proc.stdout
+    elsewhere = ["--exclude", "/usr/share/doc/nothing"]
+    outside = run_cli(data_dir, "ingest", str(tmp_path), *elsewhere, collection="bad_exclude")
+    assert outside.returncode == IngestError.exit_code
+    assert f"--exclude /usr/share/doc/nothing is a path outside the folder being ingested ({tmp_path})" in (
+        error_line(outside)
+    )
+
+
+def test_threads_with_no_match_says_so(birds, data_dir):
+    """Item 11: ``threads --status X`` with no match printed nothing; an unknown status names the
+    valid ones."""
+    query = ["threads", "--status", "interrupted", "--collection", COLLECTION]
+    none = run_cli(data_dir, *query)
+    assert none.returncode == 0, none.stderr
+    assert none.stdout == f"no thread with status interrupted asked on collection '{COLLECTION}'\n"
+    assert json.loads(run_cli(data_dir, *query, "--json").stdout) == []  # JSON stays a list
+    bogus = run_cli(data_dir, "threads", "--status", "finished")
+    assert bogus.returncode == ConfigurationError.exit_code
+    assert "use done, interrupted or unfinished" in error_line(bogus)

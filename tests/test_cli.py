@@ -76,9 +76,8 @@ def test_ingest_then_ask_json(cli):
     assert human.returncode == 0 and "Sources:" in human.stdout and "hop 1:" in human.stdout
     assert human.stderr.startswith(f"thread: {out['thread_id']} (continued)")
     typo = cli("ask", "And the league?", "--thread", out["thread_id"][:-1] + "x")
-    first = typo.stderr.splitlines()[0]  # a typo is not silent: the id it resembles is named
-    assert first.startswith("thread: ") and "(new: no thread has this id; did you mean" in first
-    assert out["thread_id"] in first
+    line = one_line_error(typo)  # a typo is an error naming the id it resembles, not a new thread
+    assert "to continue (did you mean" in line and out["thread_id"] in line and typo.returncode == 7
     elsewhere = cli("ask", "And the league?", "--thread", out["thread_id"][:-1] + "y", "--collection", "nothing_here")
     line = one_line_error(elsewhere)  # no thread to continue and no collection to start one on: both said
     assert f"no thread '{out['thread_id'][:-1]}y' (did you mean " in line and out["thread_id"] in line
