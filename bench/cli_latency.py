@@ -20,6 +20,7 @@ An older checkout is timed with the same script: ``PYTHONPATH=<checkout> python 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -73,9 +74,16 @@ def measure(command: list[str], runs: int, expect: int = 0, warmup: int = 0, str
     }
 
 
+def code_root() -> Path:
+    """The checkout whose ``agentic_rag`` the runs import (this one, or ``PYTHONPATH``'s)."""
+    spec = importlib.util.find_spec("agentic_rag")
+    return Path(spec.origin).parents[1] if spec and spec.origin else ROOT
+
+
 def git(*args: str) -> str:
     try:
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+        proc = subprocess.run(["git", *args], cwd=code_root(), capture_output=True, text=True, check=True)
+        return proc.stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
@@ -110,6 +118,7 @@ def main() -> None:
         print(f"{name:<24} {case['median_s']:>9.3f} {case['cpu_median_s']:>7.3f}  {runs}")
     print(f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after ({os.cpu_count()} CPUs)")
     result = {
+        "code": str(code_root()),
         "commit": git("rev-parse", "--short", "HEAD"),
         "work_tree_changed": bool(git("status", "--porcelain", "--untracked-files=no")),
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
