@@ -16,6 +16,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from agentic_rag.collections_cli import collections
 from agentic_rag.demo import demo
 from agentic_rag.eval_cli import evaluate
 from agentic_rag.mcp_cli import mcp
@@ -26,7 +27,9 @@ from agentic_rag.options import (
     DataDir,
     Deciders,
     Embedding,
+    NewThread,
     ThreadId,
+    ThreadOption,
     field_values,
     open_app,
     parse_answer,
@@ -57,6 +60,7 @@ app = typer.Typer(
     add_completion=False, no_args_is_help=True, help="Agentic RAG over your documents.", rich_markup_mode=None
 )
 app.add_typer(models, name="model")
+app.add_typer(collections, name="collections")
 app.command()(demo)
 app.command()(mcp)
 app.command("eval", short_help="Compare standard and agentic RAG on a QA dataset and its corpus.")(evaluate)
@@ -135,17 +139,8 @@ def ingest(
 @app.command(short_help="Answer a question from the ingested documents, with citations.")
 def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
-    thread: Annotated[
-        Optional[str],
-        typer.Option(
-            "--thread",
-            help="Thread to continue (see `agentic-rag threads`); an id no thread has is an error, unless "
-            "--new. Omitted: a new thread with a new id.",
-        ),
-    ] = None,
-    new: Annotated[
-        bool, typer.Option("--new", help="Start a new thread under the --thread id (an error if it exists).")
-    ] = False,
+    thread: ThreadOption = None,
+    new: NewThread = False,
     as_json: AsJson = False,
     data_dir: DataDir = None,
     collection: Collection = None,

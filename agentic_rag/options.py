@@ -108,6 +108,17 @@ Embedding = Annotated[Optional[str], typer.Option("--embedding", help="'wordllam
 Deciders = Annotated[Optional[str], typer.Option("--deciders", help="auto | llm | rules.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 ThreadId = Annotated[str, typer.Argument(help="Thread id (see `agentic-rag threads`).")]
+ThreadOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--thread",
+        help="Thread to continue (see `agentic-rag threads`); an id no thread has is an error, unless --new. "
+        "Omitted: a new thread with a new id.",
+    ),
+]
+NewThread = Annotated[
+    bool, typer.Option("--new", help="Start a new thread under the --thread id (an error if it exists).")
+]
 
 
 @contextmanager

@@ -157,11 +157,13 @@ class SourceBatcher:
 def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestReport) -> None:
     """Write the sources in batches (see :class:`SourceBatcher`), then update the mention graph
     and finish the load (:meth:`store.chunks.ChunkStore.finish_load`)."""
+    store.catalog.start_ingest()
     batcher = SourceBatcher(store, report, unbacked=store.catalog.unbacked(store.table))
     for source in sources:
         batcher.add(source)
     batcher.flush()
     report.graph, _ = store.finish_load()
+    store.catalog.finish_ingest()
 
 
 def collect_files(
@@ -250,6 +252,7 @@ def ingest_files(
         The totals, with the skipped files and their reasons, and the mention-graph update.
     """
     report = IngestReport()
+    store.catalog.start_ingest()  # finished only at the end: a run stopped before shows as unfinished
     batcher = SourceBatcher(store, report, progress, store.catalog.unbacked(store.table))
     log = None if progress else log
     logged, last_line = time.monotonic(), ""
@@ -311,4 +314,5 @@ def ingest_files(
                 else:
                     report.deleted_files += 1
     report.graph, _ = store.finish_load()
+    store.catalog.finish_ingest()
     return report

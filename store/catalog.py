@@ -1,5 +1,6 @@
-"""The catalog: which collections exist (with their embedding model) and which sources each
-holds (the ingest manifest), in two tables shared by every collection of a database."""
+"""The catalog: which collections exist (with their embedding model and when an ingest last
+started and finished) and which sources each holds (the ingest manifest), in two tables shared
+by every collection of a database."""
 
 from __future__ import annotations
 
@@ -26,7 +27,23 @@ class Catalog:
                CREATE TABLE IF NOT EXISTS rag_sources (
                    collection TEXT NOT NULL, source TEXT NOT NULL, content_hash TEXT NOT NULL,
                    chunks INT NOT NULL, ingested_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-                   PRIMARY KEY (collection, source))"""
+                   PRIMARY KEY (collection, source));
+               ALTER TABLE rag_collections ADD COLUMN IF NOT EXISTS ingest_started_at TIMESTAMPTZ,
+                   ADD COLUMN IF NOT EXISTS ingest_finished_at TIMESTAMPTZ"""
+        )
+
+    def start_ingest(self) -> None:
+        """Record that an ingest into the collection starts now (see :meth:`finish_ingest`)."""
+        self._conn.execute(
+            "UPDATE rag_collections SET ingest_started_at = clock_timestamp() WHERE name = %s", (self.collection,)
+        )
+
+    def finish_ingest(self) -> None:
+        """Record that the ingest started last has finished: every file written, the mention
+        graph and indexes brought in step. An ingest stopped before (Ctrl-C, kill -9, a crash)
+        leaves its start later than its finish (:attr:`CollectionInfo.finished` is ``False``)."""
+        self._conn.execute(
+            "UPDATE rag_collections SET ingest_finished_at = clock_timestamp() WHERE name = %s", (self.collection,)
         )
 
     def embedding(self) -> tuple[str, int] | None:

@@ -22,6 +22,7 @@ from core.text import exact_names
 from core.tuning import TUNING, Tuning
 from providers.embeddings import EmbeddingModel
 from store.catalog import Catalog
+from store.collections import SCHEMA_LOCK, drop_tables
 from store.connection import connect, sqlalchemy_url
 from store.filters import ChunkFilter
 from store.fusion import by_score, normalised, weighted_rrf
@@ -33,8 +34,6 @@ from store.vectors import VectorIndex
 from store.writer import ChunkWriter, SourceChunks
 
 __all__ = ["Chunk", "ChunkStore", "SourceChunks", "SourceUpdate", "chunk_id"]
-
-_SCHEMA_LOCK = 7_426_017  # advisory lock id serialising schema changes across processes
 
 
 class ChunkStore:
@@ -118,7 +117,7 @@ class ChunkStore:
 
     def _ensure_collection(self, create: bool) -> bool:
         conn = self._conn
-        conn.execute("SELECT pg_advisory_lock(%s)", (_SCHEMA_LOCK,))
+        conn.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
         try:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
             self.catalog.create()
@@ -176,7 +175,7 @@ class ChunkStore:
                     self.catalog.register(self.table, self.embedding.model_id, self.embedding.dimension)
             return row is None
         finally:
-            conn.execute("SELECT pg_advisory_unlock(%s)", (_SCHEMA_LOCK,))
+            conn.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))
 
     def replace_sources(
         self, items: list[SourceChunks], on_progress: Callable[[int], None] | None = None
@@ -201,14 +200,9 @@ class ChunkStore:
         return removed
 
     def drop(self) -> None:
-        """Drop the collection: its chunk table, BM25 index, mention graph and catalog rows, in
-        one transaction (for a collection an ingest created but could not fill)."""
-        with self._conn.transaction():
-            self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-            self.lexical.drop()
-            self.graph.drop()
-            self._conn.execute(f"DROP TABLE IF EXISTS {self.table}")
-            self.catalog.forget()
+        """Drop the collection (:func:`store.collections.drop_tables`; for a collection an ingest
+        created but could not fill)."""
+        drop_tables(self._conn, self.collection, self.tuning)
 
     def finish_load(self, min_chunks: int | None = None) -> tuple[GraphUpdate, bool]:
         """After a load, on two connections at once: this one brings the mention graph in step

@@ -139,3 +139,44 @@ def test_threads_with_no_match_says_so(birds, data_dir):
     bogus = run_cli(data_dir, "threads", "--status", "finished")
     assert bogus.returncode == ConfigurationError.exit_code
     assert "use done, interrupted or unfinished" in error_line(bogus)
+
+
+def test_collections_are_listed_and_deleted_from_the_command_line(birds, data_dir, docs):
+    """Item 9: no way to list or delete a collection from the CLI (a user dropped tables by hand):
+    ``collections`` lists name, chunks, sources, embedding model, last ingest and whether it
+    finished; ``collections delete NAME`` asks first (off ``--yes``) and leaves nothing behind."""
+    unfinished = App(Settings(data_dir=data_dir, collection="bad_unfinished"))
+    try:
+        unfinished.ingest([docs])
+        unfinished.services.store.catalog.start_ingest()  # what an ingest killed mid-way leaves
+    finally:
+        unfinished.close()
+
+    listed = {row["name"]: row for row in json.loads(run_cli(data_dir, "collections", "--json").stdout)}
+    mine = listed[COLLECTION]
+    assert (mine["chunks"], mine["sources"], mine["finished"]) == (2, 2, True)
+    assert mine["embedding_model"] == birds.services.embedding.model_id and mine["last_ingest"]
+    assert listed["bad_unfinished"]["finished"] is False
+    human = run_cli(data_dir, "collections")
+    assert human.returncode == 0 and human.stdout.startswith("collection"), human.stderr
+    line = next(line for line in human.stdout.splitlines() if line.startswith("bad_unfinished "))
+    assert line.split()[1:3] == ["2", "2"] and line.endswith("did not finish: run the same ingest again")
+
+    kept = run_cli(data_dir, "collections", "delete", "bad_unfinished", stdin="n\n")
+    assert kept.returncode == 1 and "delete collection 'bad_unfinished' (2 chunks, 2 files)?" in kept.stdout
+    assert "not deleted" in kept.stderr and "bad_unfinished" in run_cli(data_dir, "collections").stdout
+    typo = run_cli(data_dir, "collections", "delete", "bad_unfinishd", "--yes")
+    assert typo.returncode == 8 and "did you mean bad_unfinished?" in error_line(typo)
+    gone = run_cli(data_dir, "collections", "delete", "bad_unfinished", "--yes")
+    assert gone.returncode == 0 and gone.stdout == "deleted collection 'bad_unfinished' (2 chunks, 2 files)\n"
+    assert "bad_unfinished" not in run_cli(data_dir, "collections").stdout
+    with birds.services.store._conn.cursor() as cur:  # no table, index or trigger function left behind
+        left = cur.execute("SELECT count(*) FROM pg_class WHERE relname LIKE 'chunks_bad_unfinished%'").fetchone()
+    assert left == (0,)
+    again = App(Settings(data_dir=data_dir, collection="bad_unfinished"))
+    try:
+        assert again.ingest([docs]).added == 2  # the name starts anew
+    finally:
+        again.close()
+    asked = run_cli(data_dir, "collections", "delete", "bad_unfinished", stdin="y\n")
+    assert asked.returncode == 0 and "deleted collection 'bad_unfinished'" in asked.stdout
