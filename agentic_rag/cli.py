@@ -18,7 +18,7 @@ import typer
 
 from agentic_rag.collections_cli import collections
 from agentic_rag.demo import demo
-from agentic_rag.eval_cli import evaluate
+from agentic_rag.eval_cli import evaluate, evaluate_docs
 from agentic_rag.mcp_cli import mcp
 from agentic_rag.models_cli import models
 from agentic_rag.options import (
@@ -43,9 +43,9 @@ from agentic_rag.output import (
     checkpoint_line,
     did_you_mean,
     no_thread_message,
+    no_threads_message,
     print_ingest,
     print_result,
-    no_threads_message,
     print_rows,
     similar_ids,
     stream_printer,
@@ -64,6 +64,7 @@ app.add_typer(collections, name="collections")
 app.command()(demo)
 app.command()(mcp)
 app.command("eval", short_help="Compare standard and agentic RAG on a QA dataset and its corpus.")(evaluate)
+app.command("eval-docs", short_help="Doc-QA benchmark over several manuals, per manual and pooled.")(evaluate_docs)
 
 
 def _print_version(value: bool) -> None:

@@ -106,3 +106,48 @@ def evaluate(
     if not completed:
         typer.echo(f"interrupted after {len(records)} results; run the same command to continue", err=True)
         raise typer.Exit(130)
+
+
+def evaluate_docs(
+    sets: Annotated[
+        Optional[str], typer.Option(help="Comma-separated manuals (default: every one installed); see --list.")
+    ] = None,
+    loco: Annotated[
+        Optional[Path],
+        typer.Option(help="Leave-one-corpus-out: the folder of fold models (python -m evaluation.train_reader)."),
+    ] = None,
+    limit: Annotated[Optional[int], typer.Option(help="Only the first N questions of each set.")] = None,
+    out: Annotated[Path, typer.Option(help="Output folder.")] = Path("eval-out/docqa"),
+    list_sets: Annotated[bool, typer.Option("--list", help="List the manuals and whether each is installed.")] = False,
+    deciders: Deciders = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Answer the doc-QA question sets over their manuals and report per manual and pooled:
+    right, "trust it" share and precision, declines. Ctrl-C keeps the results so far."""
+    from agentic_rag.app import App
+    from evaluation.docqa import run_docsets
+    from evaluation.docsets import DOCSETS, available
+
+    if list_sets:
+        found, skipped = available()
+        for docset in found:
+            typer.echo(f"{docset.name}: {docset.questions} over {docset.corpus}")
+        for line in skipped:
+            typer.echo(f"{line} — not run")
+        return
+    try:
+        found, skipped = available(sets.split(",") if sets else None)
+    except ValueError as exc:
+        raise ConfigurationError(f"{exc}; the manuals: {', '.join(d.name for d in DOCSETS)}") from None
+    for line in skipped:
+        typer.echo(f"skipped {line}", err=True)
+    if not found:
+        raise ConfigurationError("no doc-QA set is installed; see agentic-rag eval-docs --list")
+    settings = settings_from(data_dir, None)
+    summary = run_docsets(
+        found, lambda name: App(settings.model_copy(update={"collection": name})), out, loco, limit,
+        deciders or "rules",
+    )  # fmt: skip
+    from evaluation.docqa import markdown
+
+    typer.echo(markdown(summary))

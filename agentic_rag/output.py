@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING, Callable
 
 import typer
 
-from core.tuning import TUNING
-
 if TYPE_CHECKING:
     from ingest.pipeline import IngestReport
 
@@ -114,9 +112,7 @@ def headline(result: dict) -> str | None:
     question of no answer type ("What encouraged trade?") has only a guess, left to the answer
     text (such guesses held the gold for 0 of 20 pgdocs questions, 7 % on HotpotQA)."""
     from core.text import term_set
-    from deciders.answer_types import UNTYPED, expected_type
-    from deciders.comparison import options
-    from deciders.short_answer import head_noun
+    from deciders.answer_types import UNTYPED, expected_type, head_noun, options
 
     short, question = result.get("short_answer"), result.get("standalone_question") or result.get("question", "")
     if not short or expected_type(question) not in UNTYPED:
@@ -127,8 +123,10 @@ def headline(result: dict) -> str | None:
 
 def doubt(result: dict) -> str:
     """What follows the printed short answer when its confidence is below the level to trust
-    (``TUNING.confidence_trust``): " (unsure: confidence 0.40, below 0.7)"; else nothing."""
-    confidence, trust = result.get("confidence"), TUNING.confidence_trust
+    (:func:`deciders.reader.trust_level`): " (unsure: confidence 0.40, below 0.85)"; else nothing."""
+    from deciders.reader import trust_level
+
+    confidence, trust = result.get("confidence"), trust_level()
     return "" if confidence is None or confidence >= trust else f" (unsure: confidence {confidence:.2f}, below {trust})"
 
 
@@ -155,7 +153,9 @@ def verdict(result: dict) -> str:
     reason ``not_in_collection``, checked literally against every chunk), that fact, whatever the
     calibrated confidence (which abstentions of every kind share)."""
     confidence = result["confidence"]
-    sure = confidence >= TUNING.confidence_trust
+    from deciders.reader import trust_level
+
+    sure = confidence >= trust_level()
     if result.get("abstained") and result.get("stop_reason") == "not_in_collection":
         return "no document mentions what it asks about: checked against the whole collection"
     if result.get("abstained"):

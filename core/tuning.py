@@ -82,9 +82,6 @@ class Tuning:
     setting the collection holds, only it is searched (:meth:`agentic_rag.services.Services.searched_question`):
     a 2,400-character story ending "what is the default value of effective_cache_size?" was declined,
     its hops searching the story's words; a 450-character one is answered whole."""
-    common_name_idf: float = 2.0
-    """IDF below which a name the question asks about is common to the collection (``PostgreSQL`` in its
-    manual, 1.44: a quarter of its chunks): evidence that never mentions it still answers the question."""
     common_word_idf: float = 4.0
     """IDF below which a word is used widely by the collection (held by about 2 % of its chunks or more): a
     name made of such words that no chunk says is a product the collection does not cover."""
@@ -131,64 +128,6 @@ class Tuning:
     # -- model-free reformulator, generator, grounder ---------------------------------------------
     bridge_queries: int = 3
     """Bridge entities searched per entity-query hop (one query each)."""
-    answer_sentences: int = 3
-    """Most evidence sentences in an extractive answer (the best one, then the links of a chain
-    it starts, or others holding question terms it lacks)."""
-    min_answer_support: float = 0.35
-    """Least IDF-weighted share of the question's terms the best answer sentence must hold (in
-    it, or near it) for the model-free generator to answer rather than abstain. Higher abstains
-    more (SQuAD 2.0 and pgdocs unanswerables) and wrongly abstains more on answerable ones."""
-    dense_share: float = 0.3
-    """Share of an answer sentence's support that is its embedding similarity to the question
-    (the rest is IDF-weighted term coverage): higher tolerates paraphrase, lower trusts words."""
-    rival_support: float = 0.5
-    """Factor on the support of a default answer whose name has another entry, on another page,
-    stating another value (:mod:`deciders.rivals`): the question does not say which it means."""
-    unsaid_focus_support: float = 0.5
-    """Factor on the support of a value answer (a default, quantity or number) whose sentence, context
-    and title do not say the question's rarest term: "49 characters" of a C array answers no question
-    about varchar, however well its other words match."""
-    untyped_support: float = 0.75
-    """Factor on the support of an answer with no span of an expected type (an ``other``
-    question and no name in the sentence), and of a one-subject yes or no (read from the
-    sentence's negation cues alone): such answers are right less often. Two fresh-user trials on
-    the PostgreSQL manual got 2 of 5 yes/no answers right at a confidence of 0.82."""
-    new_terms_share: float = 0.2
-    """Least IDF-weighted share of the question's terms a further answer sentence must add."""
-    type_bonus: float = 0.25
-    """Ranking bonus of a sentence holding a span of the expected answer type."""
-    relevance_bonus: float = 0.1
-    """Ranking bonus per unit of the grader's relevance of the sentence's chunk."""
-    order_penalty: float = 0.05
-    """Ranking penalty per place of the sentence's chunk in the evidence order."""
-    definition_bonus: float = 0.1
-    """Ranking bonus of an entry's defining sentence (the first under its heading or signature)
-    for a "What is X?" / "What does X do?" question."""
-    subject_bonus: float = 0.2
-    """Further ranking bonus of a sentence defining what a "What is X?" question asks about ("A
-    schema is …", "TRUNCATE — empty a table …", the first sentence under X's glossary entry), or
-    the thing whose number a "what NOUN …?" asks (the first sentence under "port (integer)")."""
-    matched_entry_bonus: float = 0.4
-    """Ranking bonus of a sentence of the entry a search matched to the question on its own (a
-    program's option asked in words, :mod:`agentic_rag.option_search`): the question names the
-    program, so its option is the way, not a command a sentence elsewhere names."""
-    changelog_penalty: float = 0.1
-    """Ranking penalty of a sentence from release notes ("What's New In Python 2.6", "E.19.
-    Release 15") or opening on a version note ("Changed in version 3.4: …") when the question
-    does not ask about versions or changes."""
-    aside_penalty: float = 0.15
-    """Ranking penalty of a sentence wholly in brackets: an aside qualifies the text around it
-    ("(If you do not have sufficient privileges to back up the entire database, … -n schema …)")."""
-    phrase_bonus: float = 0.15
-    """Ranking bonus of a yes/no question's sentence saying 5 or more of its terms one after another
-    (:func:`core.wording.phrase_run`; a third of it for 3, two thirds for 4): "PostgreSQL supports
-    building indexes without locking out writes." for "Can I build an index without locking out
-    writes …?", not "… an index build can lock out writers …". A yes/no answer states the question's
-    predicate; for every kind it moved 13 of 1,269 dev answers, one more wrong than right."""
-    command_bonus: float = 0.2
-    """Ranking bonus of a sentence (with its context, or its chunk's title) naming a command the
-    question writes in capitals, or its first two or more words ("ALTER SYSTEM" of "ALTER
-    SYSTEM SET"; :data:`deciders.lexicon.COMMAND_PHRASE`)."""
     part_coverage: float = 0.5
     """Least share of a sub-question's terms an evidence sentence must hold to answer that part."""
     rare_name_chunks: int = 2
@@ -199,9 +138,6 @@ class Tuning:
     (``Westphalia``) in a single-hop answer's sentence, its context or title. On the SQuAD 2.0
     sample's fitted half, 4 instead of 2 gave abstention recall 0.351 → 0.366 but cost a
     HotpotQA answer."""
-    yes_no_share: float = 0.5
-    """Least IDF-weighted share of a two-subject yes/no question's predicate ("both types of
-    shrub": type, shrub) a subject's sentence must hold to affirm it (:mod:`deciders.yes_no`)."""
     min_support: float = 0.8
     """Lexical grounding: share of a claim's content terms its cited chunks must hold."""
 
@@ -231,9 +167,6 @@ class Tuning:
     answer is kept when a model's short answer disagrees with it: small local models pick a
     neighbouring name or date more often than a sentence holding most of the question does. Tuned
     on HotpotQA dev questions 1–50 with the 0.5B local model (0.65–0.9 tried), checked on 51–100."""
-    confidence_trust: float = 0.7
-    """The confidence at and above which the README tells users to trust an answer; ``eval``
-    counts wrong answers at or above it as wrong-but-confident."""
 
 
 TUNING = Tuning()

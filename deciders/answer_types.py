@@ -15,7 +15,7 @@ from typing import Literal, Mapping
 
 from core.text import names, sentences, term_set
 from core.wording import DEFAULT_IDIOM, LOCK_ASKED
-from deciders.lexicon import PRONOUN
+from deciders.lexicon import CHOICE, PRONOUN, WHICH_NOUN
 
 AnswerType = Literal[
     "yes_no", "default", "quantity", "number", "date", "person",
@@ -281,3 +281,28 @@ def counted_phrase(question: str) -> str | None:
     """What a "how many …?" question counts, up to its verb ("client connections" of "How many client
     connections does Postgres allow?"); ``None`` for another question."""
     return (match := _COUNTED_PHRASE.search(question)) and match["phrase"]
+
+
+ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
+
+
+def options(question: str) -> list[str]:
+    """The things a choice question compares: "X, A or B?" → [A, B]; else the names on either
+    side of its last " or "; empty when it offers no choice of two names."""
+    if match := CHOICE.match(question.strip()):
+        found = [o.strip() for o in match["options"].split(",") if o.strip()] + [match["last"].strip()]
+        return [ARTICLE.sub("", o) for o in found]
+    if " or " not in question:
+        return []
+    split = question.rindex(" or ")
+    found = [(question.find(name), name) for name in names(question)]
+    before = [name for at, name in found if 0 <= at < split]
+    after = [name for at, name in found if at > split]
+    return [before[-1], after[0]] if before and after else []
+
+
+def head_noun(question: str) -> str | None:
+    """The stemmed noun after "which"/"what" ("Which league does …" → "leagu"), if any."""
+    match = WHICH_NOUN.search(question)
+    found = term_set(match.group(1)) if match else frozenset()
+    return next(iter(found), None)

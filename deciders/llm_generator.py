@@ -17,9 +17,8 @@ from pydantic import BaseModel
 
 from core.text import sentences, term_set
 from core.tuning import TUNING, Tuning
-from deciders.answer_types import expected_type
+from deciders.answer_types import expected_type, options
 from deciders.chunks import HopChunk
-from deciders.comparison import options
 from deciders.generator import NO_ANSWER, Answer, AnswerRequest, ExtractiveGenerator
 from deciders.lexicon import MARKS, NO_SHORT_ANSWER, NOT_IN_DOCUMENTS
 from deciders.llm import DEFAULT_LIMITS, CallLimits, LLMDecider, brief, format_conversation, format_evidence

@@ -6,8 +6,16 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from core.text import is_heading
-from deciders.answer_support import Candidate
+from core.text import is_heading, sentences, term_set
+from deciders.chunks import HopChunk
+from deciders.reader import Candidate
+
+
+def answer_sentences(chunk: HopChunk, avoid: Sequence[str] = ()) -> list[str]:
+    """Sentences of a chunk an extractive answer may use: not one that only repeats the chunk's
+    title (a heading line), and none in ``avoid``."""
+    title_terms = term_set(chunk["title"])
+    return [s for s in sentences(chunk["text"]) if s not in avoid and not term_set(s) <= title_terms]
 
 
 def citation_marks(cited: Sequence[str]) -> dict[str, int]:

@@ -50,8 +50,8 @@ from pathlib import Path
 from typing import Sequence
 
 from core.calibration import CALIBRATION_FILE
-from core.tuning import TUNING
 from deciders.answer_types import confidence_group
+from deciders.reader import trust_level
 from evaluation.calibration import auroc
 
 METHOD = "isotonic regression (Zadrozny & Elkan 2002), one map per answer group"
@@ -153,7 +153,7 @@ def calibrate(
     Raises:
         ValueError: fewer than two usable records in the fitted half.
     """
-    trust = TUNING.confidence_trust if trust is None else trust
+    trust = trust_level() if trust is None else trust
     records = read_records(paths, modes)
     halves = {"fit": [r for r in records if fitted_half(str(r["id"]))]}
     halves["held_out"] = [r for r in records if not fitted_half(str(r["id"]))]
@@ -210,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("files", nargs="+", type=Path, help="questions.jsonl files written by agentic-rag eval")
     parser.add_argument("--out", type=Path, help="write the breakpoints JSON here (default: print it)")
     parser.add_argument("--modes", help="comma-separated modes to use (default: every mode with a confidence)")
-    parser.add_argument("--trust", type=float, help=f"trust level (default {TUNING.confidence_trust})")
+    parser.add_argument("--trust", type=float, help=f"trust level (default {trust_level()})")
     parser.add_argument("--min-group", type=int, default=MIN_GROUP, help="least fitted records for a group's own map")
     parser.add_argument("--keep", help="comma-separated groups whose maps --base gives, used as they are, not fitted")
     parser.add_argument("--base", type=Path, help="the calibration file --keep reads (default: the shipped one)")

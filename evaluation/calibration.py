@@ -6,7 +6,7 @@ answerable question with the gold answer and does not abstain, or abstains on an
 question. Every other record is *wrong*, a confident false abstention included.
 
 * **Wrong-but-confident rate**: the share of all questions whose answer is wrong while its
-  ``confidence`` is at or above ``TUNING.confidence_trust`` (the level the README tells users to
+  ``confidence`` is at or above ``trust_level()`` (the level the README tells users to
   trust); questions without a confidence count as not confident.
 * **Confidence AUROC**: the area under the ROC curve of ``confidence`` as a score for "right"
   (scikit-learn's ``roc_auc_score``; Hanley & McNeil 1982: the probability that a random right
@@ -21,7 +21,7 @@ from __future__ import annotations
 from statistics import fmean
 from typing import Sequence
 
-from core.tuning import TUNING
+from deciders.reader import trust_level
 
 
 def _share(hits: int, total: int) -> float | None:
@@ -49,7 +49,7 @@ def confidence_figures(records: list[dict], trust: float | None = None) -> dict:
     Args:
         records: per-question records with ``correct`` (bool or ``None``: not scored) and
             ``confidence`` (0–1 or ``None``).
-        trust: the trusted confidence level; ``TUNING.confidence_trust`` when ``None``.
+        trust: the trusted confidence level; ``trust_level()`` when ``None``.
 
     Returns:
         ``accuracy`` (share of scored records that are right), ``wrong_but_confident``
@@ -58,7 +58,7 @@ def confidence_figures(records: list[dict], trust: float | None = None) -> dict:
         ``confidence_mean_wrong``; the confidence figures are ``None`` when no record has a
         confidence. Empty when no record is scored.
     """
-    trust = TUNING.confidence_trust if trust is None else trust
+    trust = trust_level() if trust is None else trust
     scored = [r for r in records if r.get("correct") is not None]
     if not scored:
         return {}

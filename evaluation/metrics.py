@@ -68,6 +68,22 @@ def alias_contained(prediction: str, aliases: Sequence[str]) -> bool:
     return any(_collapse(a) and _collapse(a) in text for a in aliases)
 
 
+def alias_token(prediction: str, aliases: Sequence[str]) -> bool:
+    """Whether an alias occurs in the prediction as a whole token ("10" not in "100", "\\dt" in
+    "type \\dt"), case-insensitively with runs of whitespace collapsed and "…" read as "..."."""
+    text = _collapse(prediction)
+    return any(
+        (alias := _collapse(a)) and re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", text) for a in aliases
+    )
+
+
+def first_cited(answer: str) -> str:
+    """An answer's text up to and including its first citation mark ``[n]`` (the first cited
+    sentence with its context); the whole text when it cites nothing."""
+    found = re.search(r"\[\d+\]", answer)
+    return answer[: found.end()] if found else answer
+
+
 def page_name(source: str) -> str:
     """The bare file name of a citation source or locator: ``/x/html/sql-vacuum.html#3`` →
     ``sql-vacuum.html``."""

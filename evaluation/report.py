@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from statistics import fmean
 
-from core.tuning import TUNING
+from deciders.reader import trust_level
 from evaluation.calibration import abstention_figures, confidence_figures
 from evaluation.metrics import percentile
 
@@ -101,8 +101,8 @@ ROWS = [
     ("abstention_recall", "abstention recall"),
     ("false_abstention_rate", "false abstention (answerable)"),
     ("accuracy", "right (answer, or abstention on unanswerable)"),
-    ("wrong_but_confident", f"wrong but confident (≥ {TUNING.confidence_trust})"),
-    ("accuracy_when_confident", f"right when confident (≥ {TUNING.confidence_trust})"),
+    ("wrong_but_confident", f"wrong but confident (≥ {trust_level()})"),
+    ("accuracy_when_confident", f"right when confident (≥ {trust_level()})"),
     ("confidence_auroc", "confidence AUROC (right vs wrong)"),
     ("hops_mean", "hops (mean)"),
     ("recall_at_k_by_hop", "recall@k by hop"),
@@ -175,7 +175,7 @@ def render_markdown(report: dict) -> str:
         "",
         f"{origin}; {meta['questions']} questions{interrupted}. {retrieval} Right: the answer holds the gold and"
         " does not abstain, or abstains on an unanswerable question; confident: confidence ≥"
-        f" {TUNING.confidence_trust}.",
+        f" {trust_level()}.",
         "",
         "| metric | " + " | ".join(modes) + " |",
         "|---|" + "---|" * len(modes),

@@ -4,7 +4,16 @@ which pages it cites (see :mod:`evaluation.calibration` for what "right" means).
 from __future__ import annotations
 
 from evaluation.datasets import QAItem
-from evaluation.metrics import alias_contained, answer_text, contains_answer, exact_match, page_name, token_f1
+from evaluation.metrics import (
+    alias_contained,
+    alias_token,
+    answer_text,
+    contains_answer,
+    exact_match,
+    first_cited,
+    page_name,
+    token_f1,
+)
 
 
 def answer_fields(item: QAItem, run: dict, pgdocs: bool) -> dict:
@@ -37,11 +46,18 @@ def answer_fields(item: QAItem, run: dict, pgdocs: bool) -> dict:
         "gold_pages": item.gold_pages,
     }
     if pgdocs:
-        gold = set(item.gold_pages)
+        gold = {page_name(g) for g in item.gold_pages}
         fields["alias"] = alias_contained(text, item.answers) if item.answerable else None
         fields["page_cited"] = bool(gold & set(cited_pages)) if item.answerable else None
         fields["all_pages_cited"] = gold <= set(cited_pages) if item.answerable and len(gold) > 1 else None
-        answered_right = bool(fields["alias"])
+        headline = (run.get("short_answer") or "").strip().lower()
+        if [a.lower() for a in item.answers] in (["yes"], ["no"]):
+            fields["right"] = headline == item.answers[0].lower()
+        else:
+            fields["right"] = (
+                alias_token(f"{headline} {first_cited(run['answer'])}", item.answers) if item.answerable else None
+            )
+        answered_right = bool(fields["right"])
     else:
         answered_right = bool(fields["contains"])
     abstained = bool(run["abstained"])

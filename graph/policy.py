@@ -229,14 +229,15 @@ def generation_plan(state: AgentState, tuning: Tuning = TUNING) -> tuple[str, li
 
 
 def answer_confidence(state: AgentState, cited: list, checked: int, unsupported: int, tuning: Tuning = TUNING) -> float:
-    """Raw confidence that the response is right, 0–1, before calibration (see
-    :func:`core.calibration.calibrate`).
+    """Confidence that the response is right, 0–1.
 
-    An answer: the stop reason's ceiling (``tuning.confidence_*``) times its support — the
-    generator's (the IDF-weighted share of the question the answer sentence holds), else the
-    mean grader relevance of the cited chunks — times the share of checked claims the evidence
-    supports. An abstention: ``confidence_sufficient`` times one minus the support of the
-    closest sentence (the less anything supports an answer, the surer the abstention).
+    With a generator that states its ``support`` — the model-free one: the learned reader's
+    calibrated probability that its answer sentence is right (:mod:`deciders.reader`) — an
+    answer's confidence is that probability times the share of checked claims the evidence
+    supports, and an abstention's is one minus it (how sure the documents do not say it).
+    Without one (an LLM answer), the raw confidence before :func:`core.calibration.calibrate`:
+    the stop reason's ceiling (``tuning.confidence_*``) times the mean grader relevance of the
+    cited chunks times that share; an abstention, ``confidence_sufficient``.
 
     Args:
         state: the graph state after generation (``stop_reason``, ``abstained``, ``support``).
@@ -245,11 +246,14 @@ def answer_confidence(state: AgentState, cited: list, checked: int, unsupported:
         unsupported: how many of them the evidence does not support.
         tuning: the confidence ceilings.
     """
+    supported = 1.0 - unsupported / checked if checked else 1.0
     support = state.get("support")
-    if support is None:
-        support = sum(chunk.get("relevance", 0.0) for _, chunk in cited) / len(cited) if cited else 0.0
+    if support is not None:
+        support = min(max(support, 0.0), 1.0)
+        return round(1.0 - support if state.get("abstained") else support * supported, 3)
     if state.get("abstained"):
-        return round(tuning.confidence_sufficient * (1.0 - min(support, 1.0)), 3)
+        return tuning.confidence_sufficient
+    relevance = sum(chunk.get("relevance", 0.0) for _, chunk in cited) / len(cited) if cited else 0.0
     stop = state.get("stop_reason")
     if stop == "sufficient_evidence":
         ceiling = tuning.confidence_sufficient
@@ -257,5 +261,4 @@ def answer_confidence(state: AgentState, cited: list, checked: int, unsupported:
         ceiling = tuning.confidence_partial
     else:
         ceiling = tuning.confidence_caveat
-    supported = 1.0 - unsupported / checked if checked else 1.0
-    return round(ceiling * min(support, 1.0) * supported, 3)
+    return round(ceiling * min(relevance, 1.0) * supported, 3)

@@ -51,9 +51,10 @@ def make_node(services: GraphServices):
             grounding={"status": status, "checked": checked, "decider": grounding.decider if grounding else ""},
             unsupported_claims=unsupported,
             raw_confidence=raw,
-            confidence=calibrate(
-                raw, confidence_group(state.get("standalone_question") or state["question"], abstained)
-            ),
+            # a generator's own support is already a calibrated probability (deciders.reader)
+            confidence=raw
+            if state.get("support") is not None
+            else calibrate(raw, confidence_group(state.get("standalone_question") or state["question"], abstained)),
             notes=notes,
         )
         return update

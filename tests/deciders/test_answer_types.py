@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from core.text import term_set
 from core.wording import focus_weights
 from deciders.answer_types import (
     default_check,
@@ -16,7 +15,6 @@ from deciders.answer_types import (
     subject_weights,
 )
 from deciders.lexicon import measured_subject, prose_statements, spaced_names
-from deciders.short_answer import command_line, head_noun, nearest_first, noun_phrase, range_end, statement_clause
 from deciders.spans import spans
 
 
@@ -318,72 +316,6 @@ def test_a_place_in_technical_documents_may_be_a_file_or_a_path():
 
 
 @pytest.mark.parametrize(
-    ("question", "sentence", "phrase"),
-    [
-        (
-            "What pathway that plays a role in immune response to viruses is present in all eukaryotes?",
-            "Ribonucleases and the RNA interference pathway are conserved across all eukaryotes.",
-            "RNA interference pathway",
-        ),
-        ("What is the major tributary of the Rhine?", "It is joined by its major tributary, the river Aare.", None),
-        ("Which river joins the Rhine there?", "It is joined there by the river Aare.", "Aare"),
-        (
-            "What anthropologists are alumni?",
-            "Alumni include anthropologists David Graeber and Donald Johanson.",
-            "David Graeber",
-        ),
-        ("Admitted to the Union as what kind of state?", "It was admitted to the Union as a free state.", "free state"),
-        (
-            "If I run CREATE INDEX without USING, what kind of index do I get?",
-            "By default a B-tree index is made.",
-            "B-tree index",
-        ),
-        ("What pathway is conserved?", "Nothing about it here.", None),
-        ("Which module provides regular expressions?", "The re module provides an interface to them.", "re module"),
-        ("Which module provides regular expressions?", "The module provides an interface to them.", None),
-    ],
-)
-def test_the_phrase_naming_the_noun_a_question_asks_for(question, sentence, phrase):
-    noun = head_noun(question)
-    assert (noun_phrase(sentence, noun, question) if noun else None) == phrase
-
-
-@pytest.mark.parametrize(
-    ("question", "sentence", "clause"),
-    [
-        (
-            "How do I rename a column?",
-            "To rename a column: ALTER TABLE products RENAME COLUMN product_no TO product_number;",
-            "ALTER TABLE … RENAME COLUMN",
-        ),
-        (
-            "How do I rename a table?",
-            "To rename a table: ALTER TABLE products RENAME TO items;",
-            "ALTER TABLE … RENAME TO",
-        ),
-        # the clause must be what the question asks: DROP CONSTRAINT drops no table; a statement ends at ";"
-        ("How do I drop a table?", "ALTER TABLE t DROP CONSTRAINT c; then DROP TABLE t", None),
-        ("How do I drop a table?", "Run ANALYZE, then DROP TABLE t.", None),  # no statement opens the sentence
-    ],
-)
-def test_a_how_to_answered_by_a_statement_gives_its_command_and_the_clause_asked_for(question, sentence, clause):
-    assert statement_clause(sentence, question) == clause
-
-
-def test_a_line_of_a_statements_synopsis_on_its_own_page_gives_the_statement_and_the_clause_asked_for():
-    renamed = "Synopsis: RENAME [ COLUMN ] column_name TO new_column_name"
-    assert statement_clause(renamed, "How do I rename a column?", "ALTER TABLE") == "ALTER TABLE … RENAME COLUMN"
-    added = "ADD [ COLUMN ] [ IF NOT EXISTS ] column_name data_type"
-    assert statement_clause(added, "How do I add a column to a table?", "ALTER TABLE") == "ALTER TABLE … ADD COLUMN"
-    unless = "How do I add a column unless it exists?"
-    assert statement_clause(added, unless, "ALTER TABLE") == "ALTER TABLE … ADD COLUMN IF NOT EXISTS"
-    # a clause of another action, a line of prose, or a page that is no statement's: none
-    assert statement_clause("SET SCHEMA new_schema", "How do I rename a column?", "ALTER TABLE") is None
-    assert statement_clause("The name of the column.", "How do I rename a column?", "ALTER TABLE") is None
-    assert statement_clause(renamed, "How do I rename a column?", "5.6. Modifying Tables") is None
-
-
-@pytest.mark.parametrize(
     ("question", "statements"),
     [
         ("How do I create a user?", ["CREATE USER"]),
@@ -447,62 +379,6 @@ def test_a_measure_modifying_a_noun_the_question_does_not_name_is_that_nouns():
     assert spans("A varchar uses an 18-byte pointer.", "quantity", question) == []
     assert spans("It is one byte long.", "quantity", question) == ["one byte"]  # "one byte" is singular anyway
     assert spans("A 30 second timeout applies.", "quantity", "How long is the timeout?") == ["30 second"]
-
-
-@pytest.mark.parametrize(
-    ("sentence", "option", "line"),
-    [
-        ("It is done by the command venv: python3 -m venv /path/to/env", "-m", "python3 -m venv /path/to/env"),
-        ("Start psql -x to see it.", "-x", "psql -x"),  # prose after it is no argument
-        ("Run python3 -m venv. Then check it.", "-m", "python3 -m venv"),  # nor the next sentence
-        ("pg_restore -d dbname filename See the reference page.", "-d", "pg_restore -d dbname filename"),
-        ("Run it with the -v option.", "-v", "-v"),  # "the" is no program
-        (
-            "Use the shell: $ postgres -D /usr/local/pgsql/data >logfile",
-            "-D",
-            "postgres -D /usr/local/pgsql/data >logfile",
-        ),
-        ("It costs $ 5 -D", "-D", "-D"),  # a prompt before a word, not a number
-    ],
-)
-def test_an_option_answers_with_its_command_line(sentence, option, line):
-    assert command_line(sentence, option) == line
-
-
-def test_a_bare_mention_of_the_noun_is_no_answer():
-    # only the question's own words qualify the noun: nothing names which index
-    assert noun_phrase("The index is used for scans.", "index", "Which index is used for scans?") is None
-
-
-def test_names_nearest_the_question_terms_come_first_and_dates_are_no_names():
-    question = "Who was the first administrator of the Federal Energy Office?"
-    sentence = "In 1973, Nixon named William E. Simon as the first Administrator of the Federal Energy Office."
-    found = spans(sentence, "person", question)
-    assert found == ["Nixon", "William E. Simon"]  # "In 1973" is no name
-    assert nearest_first(sentence, found, dict.fromkeys(term_set(question), 1.0)) == ["William E. Simon", "Nixon"]
-    assert spans("The service started on September 1993 under Sam Chisholm.", "person") == ["Sam Chisholm"]
-    assert spans("During the Yuan, the US Air Force was unknown.", "organisation") == ["Yuan", "US Air Force"]
-
-
-def test_rarer_question_terms_pull_harder_and_number_words_count():
-    sentence = "A center in New Delhi opened in 2014, and a center in Hong Kong opened in 2015."
-    found = spans(sentence, "date")
-    assert nearest_first(sentence, found, {"hong": 5.0, "kong": 5.0, "open": 1.0, "center": 1.0}) == ["2015", "2014"]
-    counted = "How many Vice Presidents?"  # a year ("since 2009", "in April 2015") is no count
-    assert spans("Beneath him are fourteen Vice Presidents, since 2009.", "number", counted) == ["fourteen"]
-    assert spans("Established in April 2015, it has three Vice Presidents.", "number", counted) == ["three"]
-
-
-def test_a_listings_value_follows_its_name():
-    listing = "table # of rows ---- pgbench_branches 1 pgbench_tellers 10 pgbench_accounts 100000 pgbench_history 0"
-    found = ["1", "10", "100000", "0"]
-    assert nearest_first(listing, found, {"pgbench_account": 5.0, "row": 1.0})[0] == "100000"  # not "10" before it
-    assert spans("The population was 8,515 at the 2000 census.", "number", "How many people?") == ["8,515"]
-    assert spans("It had 2015 members.", "number", "How many members?") == ["2015"]
-    assert spans("Donald Davies at the National Physical Laboratory, UK, developed it.", "person") == [
-        "Donald Davies",
-        "National Physical Laboratory",
-    ]
 
 
 def test_a_heading_run_into_its_text_is_not_part_of_the_span():
@@ -619,17 +495,6 @@ def test_a_default_setting_of_a_value_is_that_value_not_what_it_does():
     assert spans(derived, "default", "What encoding does initdb use by default?") == ["derived from the locale"]
 
 
-def test_a_name_in_capitals_and_underscores_is_a_command_and_holds_the_words_of_its_parts():
-    listed = "These functions return the current time value: CURRENT_DATE, CURRENT_TIME, LOCALTIME."
-    question = "Which function returns the current time?"
-    found = spans(listed, "command", question)
-    assert found == ["CURRENT_DATE", "CURRENT_TIME", "LOCALTIME"]
-    weights = {t: 1.0 for t in term_set(question)}
-    assert nearest_first(listed, found, weights)[0] == "CURRENT_TIME"  # "current" and "time" are its own
-    date = {t: 1.0 for t in term_set("Which function returns the current date?")}
-    assert nearest_first(listed, found, date)[0] == "CURRENT_DATE"
-
-
 def test_a_function_tables_row_names_its_function_as_code_though_spelled_as_a_word():
     row = "| lower ( text ) → text Converts the string to all lower case, according to the rules of the locale."
     assert spans(row, "command", "Which function converts a string to lower case?") == ["lower"]  # no repeat
@@ -724,14 +589,6 @@ def test_a_question_after_statements_is_searched_on_its_own_when_it_names_what_i
     assert self_contained_question("Hosts cannot reach my server. Which address does it bind to?") is None  # "it"
     assert self_contained_question("Does a column keep the zone? How is it stored?") is None  # two questions
     assert self_contained_question("What is the default port?") is None
-
-
-def test_a_range_asked_for_its_end_gives_that_end():
-    sentence = "The valid range is between 30 seconds and one day."
-    assert range_end(sentence, ["30 seconds", "one day"], upper=True) == ["one day"]
-    assert range_end(sentence, ["30 seconds", "one day"], upper=False) == ["30 seconds"]
-    assert range_end("…", ["between 250 and 1600"], upper=True) == ["1600"]
-    assert range_end("It is 5 or 10.", ["5", "10"], upper=True) == ["5", "10"]  # no range: as it is
 
 
 def test_an_operator_asked_for_is_a_command_and_its_span_the_symbol_between_operands():

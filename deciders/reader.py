@@ -1,0 +1,280 @@
+"""The learned reader: which evidence sentence answers the question, and how likely it is right.
+
+Answer sentence selection as learning to rank (WikiQA, Yang et al. 2015, "WikiQA: A Challenge
+Dataset for Open-Domain Question Answering"; a linear scorer fitted with RankNet's pairwise
+logistic loss, Burges et al. 2005): every sentence of the evidence chunks is a candidate, described by general
+features that name no corpus — IDF-weighted overlap with the question (in the sentence, with its
+preceding sentence, in its chunk's title), dense similarity, whether it holds a span of the
+expected answer type, its chunk's retrieval rank and grader relevance, its position and length —
+and a fitted linear model scores it. The best candidate's probability, mapped through an
+isotonic calibration fitted on manuals held out of the fit, is the answer's confidence.
+
+The model is a small JSON file (:data:`MODEL_FILE`: feature names, coefficients, calibration and
+the training manifest) written by ``python -m evaluation.train_reader``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from core.text import is_heading, sentences, term_set, terms
+from deciders.answer_types import UNTYPED, AnswerType
+from deciders.chunks import HopChunk
+from deciders.spans import spans
+
+VALUES = frozenset({"default", "quantity", "number", "date"})
+"""Answer types whose span is a value: a sentence holding one is rare, and telling."""
+MODEL_FILE = Path(__file__).with_name("reader_model.json")
+"""The shipped model (see the module docstring)."""
+
+FEATURES = (
+    "lexical",
+    "lexical_context",
+    "lexical_title",
+    "lexical_heading",
+    "lexical_window",
+    "bigrams",
+    "focus",
+    "coverage",
+    "dense",
+    "dense_context",
+    "lexical_gap",
+    "dense_gap",
+    "typed",
+    "typed_value",
+    "typed_rarity",
+    "untyped_question",
+    "digits",
+    "chunk_rank",
+    "kept",
+    "relevance",
+    "position",
+    "length",
+    "short",
+    "heading",
+    "table_row",
+)
+"""Feature names, in the order of a feature vector."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An evidence sentence as a possible answer."""
+
+    sentence: str
+    chunk: HopChunk
+    context: str | None
+    """Shown before it: the heading-like line it falls under in its chunk when that says question
+    terms the sentence and the one before it do not (a definition list's term), else the sentence
+    before it; ``None`` for a chunk's first sentence."""
+    spans: tuple[str, ...]
+    """Spans of the expected answer type in the sentence (empty for an untyped question)."""
+    support: float
+    """IDF-weighted share (0–1) of the question's terms the sentence and its context hold."""
+    score: float
+    """The reader's probability (0–1, uncalibrated) that the sentence holds the answer."""
+
+
+@dataclass(frozen=True)
+class ReaderModel:
+    """A fitted linear scorer over :data:`FEATURES` and its calibration."""
+
+    coef: tuple[float, ...]
+    intercept: float
+    calibration_x: tuple[float, ...]
+    """Raw best-candidate probabilities, increasing (isotonic breakpoints)."""
+    calibration_y: tuple[float, ...]
+    """Probability that the answer is right at each breakpoint, non-decreasing."""
+    decline_below: float
+    """Calibrated confidence under which the answer is declined."""
+    trust_from: float
+    """Calibrated confidence from which an answer is shown as "trust it"."""
+
+    def probability(self, rows: np.ndarray) -> np.ndarray:
+        """Per-row score squashed to 0–1 (a logistic of the linear score; uncalibrated) of a
+        ``(n, len(FEATURES))`` feature matrix."""
+        return 1.0 / (1.0 + np.exp(-(rows @ np.asarray(self.coef) + self.intercept)))
+
+    def calibrated(self, raw: float) -> float:
+        """The probability (0–1) that an answer whose best candidate scored ``raw`` is right."""
+        if not self.calibration_x:
+            return raw
+        return float(np.interp(raw, self.calibration_x, self.calibration_y))
+
+
+def load_model(path: Path | None = None) -> ReaderModel:
+    """The model at ``path``; by default ``AGENTIC_RAG_READER_MODEL`` when set (a model fitted
+    without the manual being scored, in a leave-one-corpus-out run), else :data:`MODEL_FILE`.
+
+    Raises:
+        FileNotFoundError: no such file; ValueError: its features are not :data:`FEATURES`.
+    """
+    return _load(path or Path(os.environ.get("AGENTIC_RAG_READER_MODEL") or MODEL_FILE))
+
+
+def trust_level() -> float:
+    """The calibrated confidence from which an answer is shown as "trust it": the lowest whose
+    answers were right at least 90 % of the time on manuals held out of the fit."""
+    return load_model().trust_from
+
+
+@lru_cache(maxsize=4)
+def _load(path: Path) -> ReaderModel:
+    data = json.loads(path.read_text())
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError(f"{path} was fitted on other features; refit it: python -m evaluation.train_reader")
+    calibration = data.get("calibration", {})
+    return ReaderModel(
+        tuple(data["coef"]),
+        data["intercept"],
+        tuple(calibration.get("x", ())),
+        tuple(calibration.get("y", ())),
+        data["decline_below"],
+        data["trust_from"],
+    )
+
+
+def _share(said: frozenset[str], weights: Mapping[str, float], total: float) -> float:
+    return sum(w for t, w in weights.items() if t in said) / total if total else 0.0
+
+
+def _bigram_share(pairs: set[tuple[str, str]], text: str) -> float:
+    """Share of the question's adjacent term pairs that ``text`` holds adjacent too: term
+    proximity, as in the sequential dependence model (Metzler & Croft 2005)."""
+    if not pairs:
+        return 0.0
+    said = terms(text)
+    return len(pairs & set(zip(said, said[1:], strict=False))) / len(pairs)
+
+
+def _similarities(question: str, texts: Sequence[str], embeddings: Embeddings | None) -> np.ndarray:
+    """Cosine similarity (clipped to 0–1) of each text's embedding to the question's; zeros without a model."""
+    if embeddings is None or not texts:
+        return np.zeros(len(texts))
+    vectors = np.asarray(embeddings.embed_documents([question, *texts]), dtype=float)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-12)
+    return np.clip(vectors[1:] @ vectors[0], 0.0, 1.0)
+
+
+def featurize(
+    question: str,
+    kind: AnswerType,
+    evidence: Sequence[HopChunk],
+    weights: Mapping[str, float],
+    embeddings: Embeddings | None = None,
+    avoid: Sequence[str] = (),
+) -> tuple[list[Candidate], np.ndarray]:
+    """Every distinct sentence of ``evidence`` (chunks best first; a ``kept`` key ``False``
+    marks one the grader did not keep) and its feature row.
+
+    Args:
+        question: the standalone question.
+        kind: its expected answer type (:func:`deciders.answer_types.expected_type`).
+        evidence: the chunks, in the order they were handed on.
+        weights: IDF of each question term over the collection (:func:`core.text.terms` keys).
+        embeddings: the collection's embedding model; ``None`` leaves the dense features 0.
+        avoid: sentences not to use (claims a grounding check rejected).
+
+    Returns:
+        (candidates with ``score`` 0, a ``(len(candidates), len(FEATURES))`` float matrix).
+    """
+    total = sum(weights.values())
+    asked = terms(question)
+    pairs = {(a, b) for a, b in zip(asked, asked[1:], strict=False) if a != b}
+    heaviest = max(weights.values(), default=0.0)
+    focus = {t for t, w in weights.items() if w == heaviest}
+    found: list[tuple[str, HopChunk, str | None, str | None, int, int]] = []
+    seen: set[str] = set()
+    for rank, chunk in enumerate(evidence):
+        said = sentences(chunk["text"])
+        heading = None  # the heading-like line the sentence falls under (a definition list's term)
+        for position, sentence in enumerate(said):
+            if sentence not in seen and sentence not in avoid:
+                seen.add(sentence)
+                found.append((sentence, chunk, said[position - 1] if position else None, heading, rank, position))
+            if is_heading(sentence):
+                heading = sentence
+    if not found:
+        return [], np.zeros((0, len(FEATURES)))
+    dense = _similarities(question, [s for s, *_ in found], embeddings)
+    dense_context = _similarities(question, [f"{c or ''} {s}".strip() for s, _, c, *_ in found], embeddings)
+    candidates, rows = [], []
+    for (sentence, chunk, context, heading, rank, position), sim, sim_context in zip(
+        found, dense, dense_context, strict=True
+    ):
+        own = term_set(sentence)
+        near = own | term_set(context or "")
+        title = term_set(chunk.get("title", ""))
+        head = term_set(heading or "")
+        typed = tuple(spans(sentence, kind, question)) if kind not in UNTYPED | {"yes_no"} else ()
+        words = len(sentence.split())
+        support = _share(near | title | head, weights, total)
+        shown = heading if heading and heading != context and _share(head - near, weights, total) > 0 else context
+        candidates.append(Candidate(sentence, chunk, shown, typed, round(support, 4), 0.0))
+        rows.append(
+            [
+                _share(own, weights, total),
+                _share(near, weights, total),
+                _share(title, weights, total),
+                _share(head, weights, total),
+                support,
+                _bigram_share(pairs, f"{context or ''} {sentence}"),
+                float(bool(focus & near)),
+                len(own & weights.keys()) / len(weights) if weights else 0.0,
+                float(sim),
+                float(sim_context),
+                0.0,
+                0.0,
+                float(bool(typed)),
+                float(bool(typed) and kind in VALUES),
+                0.0,
+                float(kind in UNTYPED),
+                float(any(ch.isdigit() for ch in sentence)),
+                1.0 / (1 + rank),
+                float(chunk.get("kept", True)),
+                float(chunk.get("relevance") or 0.0),
+                1.0 / (1 + position),
+                math.log1p(words) / 5,
+                float(words < 4),
+                float(is_heading(sentence)),
+                float(sentence.startswith("|")),
+            ]
+        )
+    matrix = np.asarray(rows, dtype=float)
+    # how far each candidate is from the best of its question: a ranking is relative
+    lexical, dense_at = FEATURES.index("lexical_context"), FEATURES.index("dense_context")
+    matrix[:, FEATURES.index("lexical_gap")] = matrix[:, lexical] - matrix[:, lexical].max()
+    matrix[:, FEATURES.index("dense_gap")] = matrix[:, dense_at] - matrix[:, dense_at].max()
+    typed = matrix[:, FEATURES.index("typed")]
+    matrix[:, FEATURES.index("typed_rarity")] = typed * (1.0 - typed.mean())  # a span few sentences hold
+    return candidates, matrix
+
+
+def rank(
+    question: str,
+    kind: AnswerType,
+    evidence: Sequence[HopChunk],
+    weights: Mapping[str, float],
+    model: ReaderModel,
+    embeddings: Embeddings | None = None,
+    avoid: Sequence[str] = (),
+) -> list[Candidate]:
+    """The candidates of :func:`featurize`, each with the model's ``score``, best first."""
+    candidates, rows = featurize(question, kind, evidence, weights, embeddings, avoid)
+    if not candidates:
+        return []
+    scores = model.probability(rows)
+    scored = [
+        Candidate(c.sentence, c.chunk, c.context, c.spans, c.support, round(float(s), 4))
+        for c, s in zip(candidates, scores, strict=True)
+    ]
+    return sorted(scored, key=lambda c: -c.score)

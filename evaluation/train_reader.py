@@ -1,0 +1,293 @@
+"""Fit the learned reader (:mod:`deciders.reader`) leave-one-corpus-out and ship it.
+
+From the records :mod:`evaluation.reader_data` wrote (one file per manual), every evidence
+sentence becomes a row of :data:`deciders.reader.FEATURES`, labelled 1 when the text shown for it
+(its context and itself) holds a gold alias as a whole token — an alias shorter than
+:data:`MIN_ALIAS` only when it comes from a gold page or shares half its terms with a gold
+evidence quote (for a yes/no question: shares half its
+terms with a quote). A pairwise logistic regression (:func:`fit`) is fitted on
+the answerable questions of the other manuals for each held-out manual; its best candidate's
+probability is calibrated by isotonic regression (Zadrozny & Elkan 2002) fitted on the other
+manuals' own held-out predictions (an inner leave-one-out), and the decline and trust thresholds
+are chosen on those too — so nothing about the scored manual is seen.
+
+Reported per held-out manual: right (the best sentence holds an alias and is not declined), the
+share of answerable questions trusted and the precision there, unanswerable ones declined and
+answerable ones wrongly declined. The shipped model is fitted on every manual; its calibration
+and thresholds come from the pooled held-out predictions. Usage::
+
+    python -m evaluation.train_reader [--data eval-out/reader] [--folds eval-out/reader/folds] \
+        [--out deciders/reader_model.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from deciders.answer_types import expected_type
+from deciders.reader import FEATURES, MODEL_FILE
+from deciders.reader import featurize as reader_features
+
+SEED = 0
+TRUST_PRECISION = 0.9
+"""Least precision (pooled over the calibration manuals) of answers shown as "trust it" (issue 49)."""
+MIN_ALIAS = 3
+"""Aliases at least this long label a sentence holding them wherever it is; shorter ones only on
+a gold page or in a sentence quoting the evidence."""
+C = 1.0
+"""Inverse L2 strength of the logistic regression (scikit-learn's default)."""
+PAIRS = 30
+"""(right, wrong) candidate pairs sampled per question."""
+
+
+@dataclass
+class Question:
+    set: str
+    id: str
+    answerable: bool
+    rows: np.ndarray
+    labels: np.ndarray
+    absent: bool
+    """The question names something no chunk holds: declined whatever the reader says."""
+
+
+def whole_token(text: str, aliases: list[str]) -> bool:
+    """Whether an alias occurs in ``text`` as a whole token (not "10" in "100"), case- and
+    whitespace-insensitively."""
+    folded = " ".join(text.lower().split())
+    return any(
+        a.strip() and re.search(rf"(?<![\w]){re.escape(' '.join(a.lower().split()))}(?![\w])", folded) for a in aliases
+    )
+
+
+def _overlap(sentence: str, quotes: list[str]) -> float:
+    words = set(re.findall(r"\w+", sentence.lower()))
+    return max((len(words & set(re.findall(r"\w+", q.lower()))) / (len(words) or 1) for q in quotes), default=0.0)
+
+
+def _gold_page(source: str, pages: list[str]) -> bool:
+    path = (source or "").split("#", 1)[0]
+    return any(path.endswith("/" + p) or path == p for p in pages)
+
+
+def load_questions(folder: Path, embeddings) -> list[Question]:
+    """Every record of ``folder/*.jsonl`` as feature rows and labels."""
+    questions = []
+    for path in sorted(folder.glob("*.jsonl")):
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            question = record["question"]
+            candidates, rows = reader_features(
+                question, expected_type(question), record["chunks"], record["weights"], embeddings
+            )
+            answers, quotes = record["answers"], record.get("evidence") or []
+            yes_no = answers in (["yes"], ["no"])
+            labels = []
+            for c in candidates:
+                shown = f"{c.context or ''} {c.sentence}"
+                if yes_no:
+                    labels.append(_overlap(c.sentence, quotes) >= 0.5)
+                else:
+                    # a short alias ("0", "on") is said by many sentences: only one on a gold page or quoting
+                    # the evidence holds it as the answer
+                    sourced = (
+                        _gold_page(c.chunk.get("source", ""), record["gold_pages"])
+                        or _overlap(c.sentence, quotes) >= 0.5
+                    )
+                    said = [a for a in answers if len(a.strip()) >= MIN_ALIAS or sourced]
+                    labels.append(whole_token(shown, said))
+            questions.append(
+                Question(
+                    record["set"],
+                    record["id"],
+                    bool(answers),
+                    rows,
+                    np.asarray(labels, dtype=float),
+                    bool(record["absent"]),
+                )
+            )
+    return questions
+
+
+def fit(questions: list[Question]) -> np.ndarray:
+    """Pairwise logistic regression (RankNet's loss on linear scores, Burges et al. 2005; the
+    pairwise transform of RankSVM, Herbrich et al. 1999): within each answerable question, up
+    to :data:`PAIRS` (right, wrong) candidate pairs sampled with a fixed seed, their feature
+    differences classified both ways. Returns the weight vector (no intercept: a ranking)."""
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(SEED)
+    rows = []
+    for q in questions:
+        right, wrong = q.rows[q.labels > 0], q.rows[q.labels == 0]
+        if q.answerable and len(right) and len(wrong):
+            picks = rng.integers(len(right), size=PAIRS), rng.integers(len(wrong), size=PAIRS)
+            rows.append(right[picks[0]] - wrong[picks[1]])
+    diffs = np.vstack(rows)
+    model = LogisticRegression(C=C, fit_intercept=False, max_iter=3000, random_state=SEED)
+    model.fit(np.vstack([diffs, -diffs]), np.r_[np.ones(len(diffs)), np.zeros(len(diffs))])
+    return model.coef_[0]
+
+
+def best(weights: np.ndarray, question: Question) -> tuple[float, bool]:
+    """(probability-scaled score of the best candidate, whether it is right); (0, False) with none."""
+    if not len(question.rows):
+        return 0.0, False
+    scores = 1.0 / (1.0 + np.exp(-(question.rows @ weights)))
+    top = int(np.argmax(scores))
+    return float(scores[top]), bool(question.labels[top]) and question.answerable
+
+
+def held_out_predictions(questions: list[Question], sets: list[str]) -> dict[str, list[tuple[float, bool]]]:
+    """For each set, each question's (raw best probability, right) by a model fitted without it."""
+    out = {}
+    for held in sets:
+        model = fit([q for q in questions if q.set != held and q.set in sets])
+        out[held] = [best(model, q) for q in questions if q.set == held]
+    return out
+
+
+def calibrate(pairs: list[tuple[float, bool]]) -> tuple[list[float], list[float]]:
+    """Isotonic map (breakpoints x, y) from raw probability to P(right)."""
+    from sklearn.isotonic import IsotonicRegression
+
+    raw = np.asarray([p for p, _ in pairs])
+    right = np.asarray([r for _, r in pairs], dtype=float)
+    iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(raw, right)
+    return [round(float(v), 4) for v in iso.X_thresholds_], [round(float(v), 4) for v in iso.y_thresholds_]
+
+
+def thresholds(scored: list[tuple[float, bool, bool, bool]]) -> tuple[float, float]:
+    """(decline_below, trust_from) from (calibrated confidence, right, answerable, absent) records:
+    the decline threshold that makes the most questions come out right (answerable: right and
+    not declined; unanswerable: declined), and the lowest trust threshold whose precision is at
+    least :data:`TRUST_PRECISION` (1.01 when none is)."""
+    grid = sorted({round(c, 4) for c, *_ in scored} | {0.0})
+
+    def correct(t: float) -> int:
+        return sum((r and c >= t and not a) if ans else (c < t or a) for c, r, ans, a in scored)
+
+    decline = max(grid, key=lambda t: (correct(t), -t))
+    trust = 1.01
+    for t in grid:
+        shown = [r for c, r, ans, a in scored if c >= t and c >= decline and not a]
+        if len(shown) >= 5 and sum(shown) / len(shown) >= TRUST_PRECISION:
+            trust = t
+            break
+    return decline, trust
+
+
+def fold(questions: list[Question], held: str, sets: list[str]) -> dict:
+    """The model fitted without ``held``, its calibration and thresholds from an inner
+    leave-one-out over the other sets, and its scores on ``held``."""
+    others = [s for s in sets if s != held]
+    inner = held_out_predictions(questions, others)
+    pairs = [p for s in others for p in inner[s]]
+    xs, ys = calibrate(pairs)
+    flags = [(q.answerable, q.absent) for s in others for q in questions if q.set == s]
+    scored = [(float(np.interp(p, xs, ys)), r, ans, a) for (p, r), (ans, a) in zip(pairs, flags, strict=True)]
+    decline, trust = thresholds(scored)
+    model = fit([q for q in questions if q.set in others])
+    mine = [q for q in questions if q.set == held]
+    results = [(float(np.interp(p, xs, ys)), r, q.answerable, q.absent) for q in mine for p, r in [best(model, q)]]
+    return {
+        "model": model,
+        "calibration": (xs, ys),
+        "decline_below": decline,
+        "trust_from": trust,
+        "scores": scores(results, decline, trust),
+    }
+
+
+def scores(results: list[tuple[float, bool, bool, bool]], decline: float, trust: float) -> dict:
+    """Right, trust and decline figures of (calibrated confidence, right, answerable, absent) records."""
+    answerable = [(c, r, a) for c, r, ans, a in results if ans]
+    unanswerable = [(c, a) for c, r, ans, a in results if not ans]
+    declined = [c < decline or a for c, _, a in answerable]
+    trusted = [r for c, r, a in answerable if c >= max(trust, decline) and not a]
+    trusted_wrong = sum(1 for c, _, ans, a in results if not ans and c >= max(trust, decline) and not a)
+    return {
+        "answerable": len(answerable),
+        "right": round(
+            sum(r and not d for (_, r, _), d in zip(answerable, declined, strict=True)) / (len(answerable) or 1), 3
+        ),
+        "trusted_share": round(len(trusted) / (len(answerable) or 1), 3),
+        "trusted_precision": round(sum(trusted) / (len(trusted) + trusted_wrong), 3) if trusted else None,
+        "unanswerable": len(unanswerable),
+        "declined_unanswerable": round(sum(c < decline or a for c, a in unanswerable) / len(unanswerable), 3)
+        if unanswerable
+        else None,
+        "false_decline": round(sum(declined) / (len(answerable) or 1), 3),
+    }
+
+
+def export(weights: np.ndarray, xs, ys, decline: float, trust: float, manifest: dict) -> dict:
+    return {
+        "features": list(FEATURES),
+        "coef": [round(float(v), 6) for v in weights],
+        "intercept": 0.0,
+        "calibration": {"method": "isotonic regression (Zadrozny & Elkan 2002)", "x": xs, "y": ys},
+        "decline_below": decline,
+        "trust_from": trust,
+        "manifest": manifest,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    from providers.embeddings import load_embedding_model
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=Path("eval-out/reader"))
+    parser.add_argument("--folds", type=Path, default=Path("eval-out/reader/folds"))
+    parser.add_argument("--out", type=Path, default=MODEL_FILE)
+    args = parser.parse_args(argv)
+    questions = load_questions(args.data, load_embedding_model("wordllama").embeddings)
+    sets = sorted({q.set for q in questions})
+    if len(sets) < 3:
+        print(f"need records of at least 3 manuals in {args.data}; found {sets}", file=sys.stderr)
+        return 2
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    data = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()[:12] for p in sorted(args.data.glob("*.jsonl"))}
+    args.folds.mkdir(parents=True, exist_ok=True)
+    held_out = {}
+    for held in sets:
+        result = fold(questions, held, sets)
+        held_out[held] = result["scores"]
+        manifest = {"held_out": held, "data": data, "commit": commit, "seed": SEED}
+        fitted = export(
+            result["model"], *result["calibration"], result["decline_below"], result["trust_from"], manifest
+        )
+        (args.folds / f"without-{held}.json").write_text(json.dumps(fitted, indent=1))
+        print(f"{held:16} {json.dumps(result['scores'])}")
+    # the shipped model: every manual; its calibration and thresholds from their held-out predictions
+    outer = held_out_predictions(questions, sets)
+    pairs = [p for s in sets for p in outer[s]]
+    xs, ys = calibrate(pairs)
+    flags = [(q.answerable, q.absent) for s in sets for q in questions if q.set == s]
+    decline, trust = thresholds(
+        [(float(np.interp(p, xs, ys)), r, a, b) for (p, r), (a, b) in zip(pairs, flags, strict=True)]
+    )
+    manifest = {
+        "data": data,
+        "commit": commit,
+        "seed": SEED,
+        "held_out_scores": held_out,
+        "questions": len(questions),
+        "method": "pairwise logistic regression (scikit-learn), leave-one-corpus-out",
+    }
+    args.out.write_text(json.dumps(export(fit(questions), xs, ys, decline, trust, manifest), indent=1) + "\n")
+    print(f"wrote {args.out} (decline below {decline}, trust from {trust})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
