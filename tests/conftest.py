@@ -27,7 +27,28 @@ from providers.local_llm import answers_ok
 ROOT = Path(__file__).resolve().parents[1]
 """The project folder."""
 DATA = Path(os.environ.get("AGENTIC_RAG_SHARED_DATA", ROOT.parent / "shared" / "data"))
-"""The read-only shared datasets, at ../shared/data from the project root."""
+"""The read-only shared datasets, at ../shared/data from the project root: not in a fresh clone,
+so a test reads them through :func:`shared_file`, which skips it when they are absent."""
+
+
+def shared_file(name: str) -> Path:
+    """``DATA / name``; the calling test (or fixture) is skipped, saying why, when the file is
+    not there (a fresh clone without ``../shared`` beside it).
+
+    Raises:
+        pytest.skip.Exception: the file is absent (pytest reports the test as skipped).
+    """
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"needs {path}: the shared datasets beside the clone (or set AGENTIC_RAG_SHARED_DATA)")
+    return path
+
+
+def with_shared_files(args: list[str]) -> list[str]:
+    """Command-line ``args`` with each ``shared:NAME`` made the path of :func:`shared_file`
+    ``(NAME)`` (skipping the test when it is absent): for parameters, which are built when the
+    tests are collected, before a test can be skipped."""
+    return [str(shared_file(a.removeprefix("shared:"))) if a.startswith("shared:") else a for a in args]
 
 
 @contextlib.contextmanager
@@ -57,7 +78,7 @@ def served(args: list[str], env: dict, log_path: Path, health: str, timeout: flo
 
 
 def read_jsonl(name: str) -> list[dict]:
-    return [json.loads(line) for line in (DATA / name).read_text().splitlines() if line.strip()]
+    return [json.loads(line) for line in shared_file(name).read_text().splitlines() if line.strip()]
 
 
 @pytest.fixture(scope="session")
@@ -119,7 +140,7 @@ def make_app(data_dir) -> Callable[..., App]:
 def hotpot_app(data_dir, tmp_path_factory):
     """The HotpotQA smoke set ingested once into collection ``hotpot_smoke``."""
     app = App(Settings(data_dir=data_dir, collection="hotpot_smoke"))
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     yield app
     app.close()
 

@@ -28,7 +28,7 @@ from langgraph_sdk import get_sync_client  # noqa: E402
 from agentic_rag.app import App  # noqa: E402
 from core.settings import Settings  # noqa: E402
 from providers.local_llm import free_port  # noqa: E402
-from tests.conftest import DATA, ROOT, served  # noqa: E402
+from tests.conftest import ROOT, served, shared_file  # noqa: E402
 
 GRAPH_ID = "agentic_rag"
 COLLECTION = "aegra"
@@ -55,7 +55,7 @@ def database_url(standalone_postgres, tmp_path_factory) -> str:
     url = standalone_postgres.get_uri("aegra")
     app = App(Settings(data_dir=tmp_path_factory.mktemp("ingest"), database_url=url, collection=COLLECTION))
     try:
-        app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+        app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     finally:
         app.close()
     return url

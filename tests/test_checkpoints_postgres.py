@@ -16,7 +16,7 @@ import pytest
 
 from agentic_rag.app import App
 from core.settings import Settings
-from tests.conftest import DATA
+from tests.conftest import shared_file
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def run(data_dir: Path, url: str, *args: str) -> subprocess.CompletedProcess:
 
 def test_a_thread_started_by_one_process_is_inspected_and_resumed_by_another(server_url, tmp_path):
     first, second = tmp_path / "host-a", tmp_path / "host-b"
-    assert run(first, server_url, "ingest", str(DATA / "hotpotqa_smoke_10.jsonl")).returncode == 0
+    assert run(first, server_url, "ingest", str(shared_file("hotpotqa_smoke_10.jsonl"))).returncode == 0
     asked = run(first, server_url, "ask", "Which league does Donnie Smith play in?", "--review-answer", "--json")
     assert asked.returncode == 0, asked.stderr
     paused = json.loads(asked.stdout)

@@ -23,7 +23,7 @@ from core.errors import (
     StoreUnavailableError,
     ThreadError,
 )
-from tests.conftest import DATA
+from tests.conftest import shared_file
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def one_line_error(proc: subprocess.CompletedProcess) -> str:
 
 
 def test_ingest_then_ask_json(cli):
-    ingest = cli("ingest", str(DATA / "hotpotqa_smoke_10.jsonl"))
+    ingest = cli("ingest", str(shared_file("hotpotqa_smoke_10.jsonl")))
     assert ingest.returncode == 0, ingest.stderr
     assert "chunks added" in ingest.stdout
     proc = cli("ask", "Which league does Donnie Smith play in?", "--json", "--k", "3")  # eval's name for --retrieve-k
@@ -140,7 +140,7 @@ def test_collection_built_with_another_embedding_model(cli, data_dir):
 
     from store.embedded import embedded_postgres_url
 
-    cli("ingest", str(DATA / "hotpotqa_smoke_10.jsonl"), collection="cli_other")
+    cli("ingest", str(shared_file("hotpotqa_smoke_10.jsonl")), collection="cli_other")
     with psycopg.connect(embedded_postgres_url(Path(data_dir)), autocommit=True) as conn:
         conn.execute(
             "UPDATE rag_collections SET embedding_model = 'openai:text-embedding-3-small', "
@@ -160,7 +160,7 @@ def test_openai_embedding_offline_is_a_one_line_error_and_leaves_no_thread(cli, 
         "NO_PROXY": "localhost",
         "TIKTOKEN_CACHE_DIR": str(tmp_path / "tiktoken"),  # empty: tiktoken must fetch its encoding
     }
-    target = "Which league?" if command == "ask" else str(DATA / "hotpotqa_smoke_10.jsonl")
+    target = "Which league?" if command == "ask" else str(shared_file("hotpotqa_smoke_10.jsonl"))
     proc = cli(command, target, "--embedding", "openai:text-embedding-3-small", env=offline, collection="cli_openai")
     assert proc.returncode == ConfigurationError.exit_code, proc.stderr
     line = one_line_error(proc)
@@ -304,7 +304,7 @@ def test_the_command_line_imports_no_graph_model_or_database_code_until_a_comman
 def test_interrupted_ask_names_its_thread_for_resume(cli, data_dir):
     import signal
 
-    cli("ingest", str(DATA / "hotpotqa_smoke_10.jsonl"))
+    cli("ingest", str(shared_file("hotpotqa_smoke_10.jsonl")))
     env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": "cli"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "agentic_rag.cli", "ask", "Which league does Donnie Smith play?"],
@@ -328,7 +328,7 @@ def test_interrupted_ask_names_its_thread_for_resume(cli, data_dir):
 
 
 def test_review_resume_threads_history_and_replay_from_the_command_line(cli):
-    cli("ingest", str(DATA / "hotpotqa_smoke_10.jsonl"))
+    cli("ingest", str(shared_file("hotpotqa_smoke_10.jsonl")))
     paused = json.loads(cli("ask", "Which league does Donnie Smith play in?", "--review-answer", "--json").stdout)
     assert paused["status"] == "interrupted" and paused["interrupt"]["kind"] == "answer"
     thread = paused["thread_id"]
@@ -368,7 +368,7 @@ def test_a_thread_remembers_its_collection_and_a_failed_ask_leaves_no_thread(cli
     --collection X need not repeat it; history --collection and threads --collection; an ask
     that fails on a missing collection leaves no unfinished thread."""
     run = partial(cli, collection="nothing_here")  # the default collection is never ingested
-    assert run("ingest", str(DATA / "hotpotqa_smoke_10.jsonl"), "--collection", "remembered").returncode == 0
+    assert run("ingest", str(shared_file("hotpotqa_smoke_10.jsonl")), "--collection", "remembered").returncode == 0
     asked = run("ask", "Which league does Donnie Smith play in?", "--collection", "remembered", "--review-answer")
     thread = asked.stderr.split()[1]
     done = run("resume", thread, "--answer", "approve", "--json")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import DATA, answer_reply, scripted
+from conftest import answer_reply, scripted, shared_file
 
 from graph.context import RunContext
 
@@ -16,7 +16,7 @@ def hotpot_dev(data_dir):
     from core.settings import Settings
 
     app = App(Settings(data_dir=data_dir, collection="hotpot_smoke_dec"))
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     yield app
     app.close()
 
@@ -61,7 +61,7 @@ def test_llm_decomposer_and_its_fallback(make_app):
     }
     good = scripted(**base, decompose='{"sub_questions": ["Donnie Smith league?", "Tungsten league?"]}')
     app = make_app(collection="hotpot_smoke", chat_model=good)
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     context = RunContext(deciders="llm", decompose=True, max_retries=0)
     result = app.ask("Which league do Donnie Smith and Tungsten play in?", context=context)
     assert result["trace"][0]["query"] == "Donnie Smith league? | Tungsten league?"

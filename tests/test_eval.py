@@ -22,7 +22,7 @@ from evaluation.metrics import (
 )
 from evaluation.report import summarize
 from evaluation.runner import EvalConfig, EvalRun
-from tests.conftest import DATA
+from tests.conftest import shared_file, with_shared_files
 
 
 def test_squad_normalisation_em_f1_and_contains():
@@ -67,8 +67,8 @@ def test_abstention_precision_and_recall():
     ("squad2_dev_500_queries.json", "squad", None),
 ])  # fmt: skip
 def test_format_detection_and_loading(name, fmt, first_type):
-    assert detect_format(DATA / name) == fmt
-    items = load_dataset(DATA / name)
+    assert detect_format(shared_file(name)) == fmt
+    items = load_dataset(shared_file(name))
     assert items and all(i.question and i.paragraphs for i in items)
     if first_type:
         assert items[0].type == first_type
@@ -89,7 +89,8 @@ def test_unknown_format_is_refused(tmp_path):
 
 
 def test_interrupted_run_continues_where_it_stopped(data_dir, tmp_path):
-    config = EvalConfig(str(DATA / "hotpotqa_smoke_10.jsonl"), "hotpotqa", ["standard", "agentic"], 5, "rules", 2, 3)
+    dataset = str(shared_file("hotpotqa_smoke_10.jsonl"))
+    config = EvalConfig(dataset, "hotpotqa", ["standard", "agentic"], 5, "rules", 2, 3)
     settings = Settings(data_dir=data_dir)
 
     def open_app(collection: str) -> App:
@@ -144,7 +145,7 @@ def test_eval_command_writes_report_and_plots(tmp_path, data_dir):
     env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir)}
     env.pop("OPENAI_API_KEY", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "agentic_rag.cli", "eval", str(DATA / "musique_smoke_10.jsonl"),
+        [sys.executable, "-m", "agentic_rag.cli", "eval", str(shared_file("musique_smoke_10.jsonl")),
          "--limit", "3", "--out", str(out), "--deciders", "rules"],
         capture_output=True, text=True, env=env, timeout=300,
     )  # fmt: skip
@@ -162,12 +163,12 @@ def test_eval_command_writes_report_and_plots(tmp_path, data_dir):
 
 @pytest.mark.parametrize("args, message", [
     (["/nonexistent.jsonl"], "no such dataset file"),
-    ([str(DATA / "README.md")], "not JSON/JSONL text"),
-    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--format", "bogus"], "unknown --format"),
-    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--k", "0"], "--k 0 is out of range"),
-    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--modes", "foo"], "unknown mode"),
-    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--format", "musique"], "does not hold musique records"),
-    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--limit", "0"], "--limit 0"),
+    (["shared:README.md"], "not JSON/JSONL text"),
+    (["shared:hotpotqa_smoke_10.jsonl", "--format", "bogus"], "unknown --format"),
+    (["shared:hotpotqa_smoke_10.jsonl", "--k", "0"], "--k 0 is out of range"),
+    (["shared:hotpotqa_smoke_10.jsonl", "--modes", "foo"], "unknown mode"),
+    (["shared:hotpotqa_smoke_10.jsonl", "--format", "musique"], "does not hold musique records"),
+    (["shared:hotpotqa_smoke_10.jsonl", "--limit", "0"], "--limit 0"),
 ])  # fmt: skip
 def test_eval_command_errors(tmp_path, data_dir, args, message):
     import os
@@ -175,6 +176,7 @@ def test_eval_command_errors(tmp_path, data_dir, args, message):
     import sys
 
     env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir)}
+    args = with_shared_files(args)
     proc = subprocess.run([sys.executable, "-m", "agentic_rag.cli", "eval", *args, "--out", str(tmp_path / "o")],
                           capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
     assert proc.returncode != 0 and message in proc.stderr and "Traceback" not in proc.stderr

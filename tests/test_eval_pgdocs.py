@@ -21,7 +21,7 @@ from evaluation.datasets import QAItem, detect_format, load_dataset
 from evaluation.metrics import abstained, alias_contained, answer_text, page_name
 from evaluation.pgdocs import DEFAULT_CORPUS, corpus_collection
 from evaluation.scoring import answer_fields
-from tests.conftest import DATA
+from tests.conftest import shared_file, with_shared_files
 
 TRUST = TUNING.confidence_trust
 
@@ -44,7 +44,7 @@ def test_the_projects_own_question_sets_load_and_their_gold_pages_exist(name):
 
 
 def test_pgdocs_format_is_detected_and_loaded():
-    path = DATA / "pgdocs_qa_dev.jsonl"
+    path = shared_file("pgdocs_qa_dev.jsonl")
     assert detect_format(path) == "pgdocs"
     items = load_dataset(path)
     assert len(items) == 67
@@ -270,11 +270,11 @@ def test_pgdocs_eval_over_three_real_pages(tmp_path, data_dir):
 
 
 @pytest.mark.parametrize("args, message", [
-    ([str(DATA / "pgdocs_qa_dev.jsonl"), "--corpus", "/nonexistent/html"], "--corpus /nonexistent/html does not exist"),
-    ([str(DATA / "pgdocs_qa_dev.jsonl"), "--corpus", str(DATA / "README.md")], "is not a folder"),
-    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--corpus", "/tmp"], "--corpus is for pgdocs datasets"),
-    ([str(DATA / "hotpotqa_smoke_10.jsonl"), "--exclude", "*.txt"], "--exclude is for pgdocs datasets"),
+    (["shared:pgdocs_qa_dev.jsonl", "--corpus", "/nonexistent/html"], "--corpus /nonexistent/html does not exist"),
+    (["shared:pgdocs_qa_dev.jsonl", "--corpus", "shared:README.md"], "is not a folder"),
+    (["shared:hotpotqa_smoke_10.jsonl", "--corpus", "/tmp"], "--corpus is for pgdocs datasets"),
+    (["shared:hotpotqa_smoke_10.jsonl", "--exclude", "*.txt"], "--exclude is for pgdocs datasets"),
 ])  # fmt: skip
 def test_pgdocs_eval_errors(tmp_path, data_dir, args, message):
-    proc = _eval([*args, "--out", str(tmp_path / "o")], data_dir, timeout=120)
+    proc = _eval([*with_shared_files(args), "--out", str(tmp_path / "o")], data_dir, timeout=120)
     assert proc.returncode != 0 and message in proc.stderr and "Traceback" not in proc.stderr

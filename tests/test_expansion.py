@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import DATA, answer_reply, scripted
+from conftest import answer_reply, scripted, shared_file
 
 from graph.context import RunContext
 
@@ -39,7 +39,7 @@ def test_llm_expansion_searches_the_new_queries_fused_by_rank(make_app, kind, re
         expand=reply,
     )
     app = make_app(collection="hotpot_smoke", chat_model=model)
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     result = app.ask(DONNIE, context=RunContext(deciders="llm", expansion=kind))
     first = result["trace"][0]
     assert len(first["query"].split(" | ")) == queries and first["query"].startswith(DONNIE)

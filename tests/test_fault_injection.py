@@ -20,11 +20,10 @@ import pytest
 from agentic_rag.app import App
 from core.errors import ThreadError
 from core.settings import Settings
-from tests.conftest import DATA
-
-QUESTION = json.loads((DATA / "hotpotqa_smoke_10.jsonl").read_text().splitlines()[0])["question"]
-"""A question whose model-free run passes every node of the retrieval loop (a link hop and a
-reformulated search before it answers)."""
+QUESTION = "Donnie Smith who plays as a left back for New England Revolution belongs to what league featuring 22 teams?"
+"""The first question of ../shared/data/hotpotqa_smoke_10.jsonl (the ``hotpot_app`` collection):
+its model-free run passes every node of the retrieval loop (a link hop and a reformulated search
+before it answers)."""
 SETTINGS = ["--deciders", "rules", "--max-retries", "2", "--max-evidence", "6", "--source", "*hotpotqa*"]
 NODES = ["route", "retrieve", "grade", "follow_links", "reformulate", "generate", "check_grounding"]
 

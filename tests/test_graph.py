@@ -9,7 +9,7 @@ from core.errors import ConfigurationError, InvalidQuestionError, ThreadError
 from deciders.router import classify_complexity
 from graph.context import RunContext
 from providers.reranker import load_reranker
-from tests.conftest import DATA, answer_reply, first_passage_number, read_jsonl, scripted
+from tests.conftest import answer_reply, first_passage_number, read_jsonl, scripted, shared_file
 
 RULES = RunContext(deciders="rules")
 
@@ -25,7 +25,7 @@ def supporting_titles(record: dict) -> set[str]:
 )
 def test_smoke_sets_end_to_end_with_model_free_deciders(make_app, dataset):
     app = make_app()
-    app.ingest([DATA / dataset])
+    app.ingest([shared_file(dataset)])
     recalls = []
     for record in read_jsonl(dataset):
         result = app.ask(record["question"], context=RULES)
@@ -179,7 +179,7 @@ def test_llm_that_never_finds_relevance_and_repeats_its_query_terminates(make_ap
         generate=answer_reply("The documents do not say.", "none"),
     )
     app = make_app(collection="hotpot_smoke", chat_model=model)
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     result = app.ask("Which league does Donnie Smith play in?", context=RunContext(deciders="llm", max_retries=3))
     assert result["stop_reason"] == "repeated_query"
     assert result["hops"] == 2 and result["retries"] == 2
@@ -192,7 +192,7 @@ def test_llm_that_never_finds_relevance_and_repeats_its_query_terminates(make_ap
 def test_llm_garbage_becomes_the_conservative_choice_and_is_recorded(make_app):
     model = scripted(route="¯\\_(ツ)_/¯", grade="maybe?", sufficient="", reformulate="", generate="")
     app = make_app(collection="hotpot_smoke", chat_model=model)
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     result = app.ask("Which league does Donnie Smith play in?", context=RunContext(deciders="llm"))
     assert result["route"] == "retrieve"
     assert any(n.startswith("route:") for n in result["notes"])
@@ -247,7 +247,7 @@ def test_llm_router_classifies_complexity_and_garbage_falls_back_to_the_rule_cla
                "reformulate": "Donnie Smith"}  # fmt: skip
     single = scripted(route='{"route": "retrieve", "reason": "one fact", "complexity": "single"}', **replies)
     app = make_app(collection="hotpot_smoke", chat_model=single)
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     context = RunContext(deciders="llm", adaptive=True, max_retries=2)
     result = app.ask("Which league does Donnie Smith play in?", context=context)
     assert result["complexity"] == "single" and result["stop_reason"] == "single_retrieval" and result["hops"] == 1

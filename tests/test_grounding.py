@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import DATA, answer_reply, first_passage_number, scripted
+from conftest import answer_reply, first_passage_number, scripted, shared_file
 
 from core.calibration import calibrate
 from graph.context import RunContext
@@ -18,7 +18,7 @@ def llm_app(make_app, **replies):
         **replies,
     )
     app = make_app(collection="hotpot_smoke", chat_model=model)
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     return app, model
 
 

@@ -16,7 +16,7 @@ from langgraph.errors import GraphRecursionError
 
 from graph.context import RunContext
 from prompts import generator
-from tests.conftest import DATA, ScriptedChatModel, read_jsonl
+from tests.conftest import ScriptedChatModel, read_jsonl, shared_file
 
 REPLIES = 1_000
 SEED = 14
@@ -157,7 +157,7 @@ def test_a_thousand_random_llm_replies_never_break_a_run(make_app):
 
     model = FuzzModel(replies={kind: reply_for(kind) for kind in PREFIXES}, calls={})
     app = make_app(collection="hotpot_smoke", chat_model=model)
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     questions = [r["question"] for r in read_jsonl("hotpotqa_smoke_10.jsonl")]
     questions += ["Which is older, Blur or Oasis?", "Hello!", "Who founded the club Donnie Smith plays for and when?"]
     runs = 0

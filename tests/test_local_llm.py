@@ -23,7 +23,7 @@ from graph.context import RunContext
 from graph.state import StopReason
 from prompts import decomposer, expander, generator, grader, grounder, link_chooser, reformulator, router
 from providers.local_llm import DEFAULT_MODEL, MODELS, LocalServer, install_model, resolve_model
-from tests.conftest import DATA, read_jsonl
+from tests.conftest import read_jsonl, shared_file
 
 PROMPTS = {
     router.SYSTEM: "router",
@@ -59,7 +59,7 @@ def local_app(model_file, data_dir):
     every = ",".join(DECISION_POINTS)  # the model at every decision point, not the local default
     settings = Settings(data_dir=data_dir, collection="hotpot_local", chat_model="local", llm_deciders=every)
     app = App(settings)
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     counter = CallCounter()
     app.services.chat_model.callbacks = [counter]  # starts the server
     yield app, counter

@@ -7,7 +7,7 @@ import pytest
 
 from core.errors import InvalidAnswerError, ThreadError
 from graph.context import RunContext
-from tests.conftest import DATA, answer_reply, first_passage_number, scripted
+from tests.conftest import answer_reply, first_passage_number, scripted, shared_file
 
 DONNIE = "Which league does Donnie Smith play in?"
 UNANSWERABLE = "What is the boiling point of liquid tungsten in kelvin?"
@@ -28,7 +28,7 @@ def llm_app(make_app):
     def factory():
         model = counting_model()
         app = make_app(collection="hotpot_smoke", chat_model=model)
-        app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+        app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
         return app, model
 
     return factory

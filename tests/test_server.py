@@ -19,7 +19,7 @@ from langgraph_sdk import get_sync_client
 
 from agentic_rag.app import App
 from core.settings import Settings, load_env_file
-from tests.conftest import DATA, ROOT, served
+from tests.conftest import ROOT, served, shared_file
 
 GRAPH_ID = "agentic_rag"
 QUESTION = "Which league does Donnie Smith play in?"
@@ -48,7 +48,7 @@ def langgraph_dev(data_dir: Path, collection: str, workdir: Path):
 @pytest.fixture(scope="module")
 def server_url(data_dir, tmp_path_factory):
     app = App(Settings(data_dir=data_dir, collection="served"))
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     app.close()
     with langgraph_dev(data_dir, "served", tmp_path_factory.mktemp("langgraph-dev")) as url:
         yield url
@@ -62,7 +62,7 @@ def postgres_serving(pgdata: Path) -> list[int]:
 def test_stopping_the_server_stops_the_embedded_postgres_it_started(tmp_path):
     """Issue 14 defect 12: no postgres process of the server's data folder is left."""
     data_dir = tmp_path / "data"
-    ingest = [sys.executable, "-m", "agentic_rag.cli", "ingest", str(DATA / "hotpotqa_smoke_10.jsonl")]
+    ingest = [sys.executable, "-m", "agentic_rag.cli", "ingest", str(shared_file("hotpotqa_smoke_10.jsonl"))]
     env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": "own"}
     subprocess.run(ingest, env=env, check=True, capture_output=True)  # starts and stops its own server
     pgdata = (data_dir / "pg").resolve()

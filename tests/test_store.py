@@ -19,7 +19,7 @@ from core.errors import CollectionNotFoundError, EmbeddingMismatchError, IngestE
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from store.chunks import ChunkStore
 from store.filters import ChunkFilter
-from tests.conftest import DATA, ROOT
+from tests.conftest import ROOT, shared_file
 
 
 def test_reingesting_a_folder_adds_no_chunks(make_app, tmp_path):
@@ -54,10 +54,10 @@ def test_changed_file_replaces_its_chunks_and_lexical_index_follows(make_app, tm
 
 def test_dataset_paragraphs_are_pooled_with_titles(make_app):
     app = make_app()
-    report = app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    report = app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     titles = {
         t
-        for line in (DATA / "hotpotqa_smoke_10.jsonl").read_text().splitlines()
+        for line in (shared_file("hotpotqa_smoke_10.jsonl")).read_text().splitlines()
         for t, _ in json.loads(line)["context"]
     }
     assert report.added >= len(titles) - 5  # a few titles repeat with the same text
@@ -210,15 +210,15 @@ def test_chunks_deleted_behind_the_manifest_are_ingested_again(make_app, tmp_pat
 
 def test_dropped_chunk_table_is_a_clear_error_then_rebuilt_by_ingest(make_app):
     app = make_app()
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     count = app.services.store.count()
     _sql(app, f"DROP TABLE {app.services.store.table} CASCADE")
     app = make_app(app.settings.collection)  # a new process
-    source = (DATA / "hotpotqa_smoke_10.jsonl").resolve()  # sources are stored resolved
+    source = (shared_file("hotpotqa_smoke_10.jsonl")).resolve()  # sources are stored resolved
     rebuild = f"lost its chunk table.*: agentic-rag ingest {re.escape(str(source))} --coll"
     with pytest.raises(CollectionNotFoundError, match=rebuild):
         app.ask("Which league does Donnie Smith play in?")
-    report = app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    report = app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     store = app.services.store
     assert (report.unchanged, report.repaired, report.added) == (0, 1, count)
     assert store.count() == store.lexical.size() == count
@@ -231,7 +231,7 @@ def test_a_store_interrupted_mid_statement_is_usable_again(make_app):
     """Ctrl-C inside a COPY leaves the connection with a command in progress ("another command
     is already in progress" on the next query); recover() continues on a new connection."""
     app = make_app()
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     store = app.services.store
     count = store.count()
     store._conn.pgconn.send_query(b"SELECT pg_sleep(0.2)")  # sent, its result never read: as an interrupt leaves it
@@ -240,7 +240,7 @@ def test_a_store_interrupted_mid_statement_is_usable_again(make_app):
     store.recover()
     assert store.count() == count and store.lexical.size() == count
     store.recover()  # an idle connection is kept
-    assert app.ingest([DATA / "hotpotqa_smoke_10.jsonl"]).unchanged == 1
+    assert app.ingest([shared_file("hotpotqa_smoke_10.jsonl")]).unchanged == 1
 
 
 def test_collection_built_with_another_embedding_model(make_app):
@@ -333,7 +333,7 @@ def _maintained(store) -> tuple[int, int, dict]:
 
 def test_bm25_statistics_stay_exact_for_any_writer(make_app, tmp_path):
     app = make_app()
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     store = app.services.store
     assert _maintained(store) == _recount(store)
     t = store.table
@@ -354,7 +354,7 @@ def test_common_terms_read_only_their_top_postings(make_app, tmp_path):
     import dataclasses
 
     app = make_app()
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     lexical = app.services.store.lexical
     exact = lexical.search("American football league", 100)
     lexical.tuning = dataclasses.replace(lexical.tuning, bm25_posting_cap=3)
@@ -366,7 +366,7 @@ def test_common_terms_read_only_their_top_postings(make_app, tmp_path):
 
 def test_filters_apply_on_the_hnsw_index(make_app):
     app = make_app()
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     store = app.services.store
     assert not store.vectors.exists()  # a small collection is searched exactly
     exact = store.dense_search("American football league", 5)
@@ -382,7 +382,7 @@ def test_filters_apply_on_the_hnsw_index(make_app):
 
 def test_an_index_of_the_earlier_layout_is_rebuilt_on_open(make_app):
     app = make_app()
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     store = app.services.store
     _sql(app, f"DROP TABLE {store.table}_bm25")  # as a collection indexed by the per-row trigger lacks it
     reopened = make_app(app.settings.collection).services.store
@@ -403,7 +403,7 @@ def test_a_load_larger_than_the_collection_builds_the_postings_indexes_once_afte
     original = LexicalIndex.drop_indexes
     monkeypatch.setattr(LexicalIndex, "drop_indexes", lambda self: (drops.append(self.table), original(self))[1])
     app = make_app()
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])  # into an empty collection: dropped, then built after
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])  # into an empty collection: dropped, then built after
     store = app.services.store
     assert drops and _postings_indexes(app, store) == {"terms_impact_idx", "terms_chunk_idx"}
     assert _maintained(store) == _recount(store) and store.lexical.search("Donnie Smith", 3)
@@ -425,7 +425,7 @@ def test_processes_building_the_same_index_at_once_wait_for_each_other(make_app)
     from store.lexical import LexicalIndex
 
     app = make_app()
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     store = app.services.store
     store.lexical.drop_indexes()
     with psycopg.connect(app.services.database_url, autocommit=True) as first:

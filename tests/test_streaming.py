@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-from conftest import DATA, answer_reply, first_passage_number, scripted
+from conftest import answer_reply, first_passage_number, scripted, shared_file
 
 from graph.context import RunContext, question_input
 
@@ -30,7 +30,7 @@ def test_messages_stream_carries_only_the_final_answer_and_custom_one_event_per_
         ground='{"unsupported": ["won the Ballon d\'Or"]}',
     )
     app = make_app(collection="hotpot_smoke", chat_model=model)
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     context = RunContext(deciders="llm")
     config = {"configurable": {"thread_id": "streamed"}}
     events = list(
@@ -56,7 +56,8 @@ def test_ask_stream_prints_each_hop_then_the_answer(data_dir):
     env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": "streamcli"}
     env = {k: v for k, v in env.items() if k not in ("OPENAI_API_KEY", "AGENTIC_RAG_CHAT_MODEL", "DATABASE_URL")}
     run = [sys.executable, "-m", "agentic_rag.cli"]
-    subprocess.run([*run, "ingest", str(DATA / "hotpotqa_smoke_10.jsonl")], env=env, check=True, capture_output=True)
+    dataset = str(shared_file("hotpotqa_smoke_10.jsonl"))
+    subprocess.run([*run, "ingest", dataset], env=env, check=True, capture_output=True)
     proc = subprocess.run([*run, "ask", DONNIE, "--stream"], env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()

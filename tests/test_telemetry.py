@@ -24,7 +24,7 @@ from core.settings import Settings
 from core.telemetry_export import configure_telemetry
 from deciders.llm import ask_text, llm_deadline
 from graph.context import RunContext
-from tests.conftest import DATA, ScriptedChatModel, answer_reply, first_passage_number
+from tests.conftest import ScriptedChatModel, answer_reply, first_passage_number, shared_file
 
 INPUT_TOKENS, OUTPUT_TOKENS = 120, 9
 QUESTION = "Which league does the player who scored for the club founded in 1994 play in?"
@@ -84,7 +84,7 @@ def test_a_two_hop_question_is_one_trace_with_a_span_per_node_search_and_model_c
     spans, reader = otel
     model = two_hop_model()
     app = make_app(collection="hotpot_smoke", chat_model=model)
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     spans.clear()
     result = app.ask(QUESTION, thread_id="trace-thread", context=RunContext(deciders="llm", max_retries=2))
     assert result["status"] == "done" and result["hops"] == 2
@@ -163,7 +163,7 @@ def test_failed_model_calls_and_runs_carry_error_type(make_app, otel):
         raise RuntimeError("the model server went away")
 
     app = make_app(collection="hotpot_smoke", chat_model=CountingModel(replies={"route": broken}, calls={}))
-    app.ingest([DATA / "hotpotqa_smoke_10.jsonl"])
+    app.ingest([shared_file("hotpotqa_smoke_10.jsonl")])
     spans.clear()
     app.ask("Which league does Donnie Smith play in?", context=RunContext(deciders="llm", max_retries=0))
     route_call = next(s for s in spans.get_finished_spans() if s.attributes.get("gen_ai.operation.name") == "chat")
