@@ -30,7 +30,7 @@ from store.lexical import LexicalIndex
 from store.mentions import GraphUpdate, MentionGraph
 from store.names import NameIndex
 from store.records import Chunk, SourceUpdate, chunk_id
-from store.vectors import VectorIndex
+from store.vectors import VectorIndex, require_dimension
 from store.writer import ChunkWriter, SourceChunks
 
 __all__ = ["Chunk", "ChunkStore", "SourceChunks", "SourceUpdate", "chunk_id"]
@@ -189,6 +189,9 @@ class ChunkStore:
 
         Returns:
             One update per item, in order.
+
+        Raises:
+            EmbeddingMismatchError: the model gave vectors of another size than the collection's.
         """
         return self.writer.write(items, on_progress)
 
@@ -244,8 +247,23 @@ class ChunkStore:
 
     def dense_search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[tuple[str, float]]:
         """Top ``k`` chunk ids by cosine similarity to the query embedding, best first; only
-        chunks ``where`` allows."""
-        return self.vectors.search(self.embedding.embeddings.embed_query(query), k, where)
+        chunks ``where`` allows.
+
+        Raises:
+            EmbeddingMismatchError: see :meth:`embed_query`.
+        """
+        return self.vectors.search(self.embed_query(query), k, where)
+
+    def embed_query(self, query: str) -> list[float]:
+        """The query's embedding, checked against the collection's dimension.
+
+        Raises:
+            EmbeddingMismatchError: the model gave a vector of another size than the collection's
+                (:func:`store.vectors.require_dimension`).
+        """
+        vector = self.embedding.embeddings.embed_query(query)
+        require_dimension(len(vector), self.embedding.model_id, self.embedding.dimension, self.collection)
+        return vector
 
     def rank_among(self, query: str, ids: list[str]) -> dict[str, float]:
         """Relevance of each chunk in ``ids`` to ``query``, fusing dense and BM25 ranks among
@@ -254,10 +272,13 @@ class ChunkStore:
         Returns:
             chunk id → relevance 0–1 (see :func:`store.fusion.normalised`); ids not in the
             collection are absent.
+
+        Raises:
+            EmbeddingMismatchError: see :meth:`embed_query`.
         """
         if not ids:
             return {}
-        vector = self.embedding.embeddings.embed_query(query)
+        vector = self.embed_query(query)
         dense = self._conn.execute(
             f"SELECT chunk_id FROM {self.table} WHERE chunk_id = ANY(%s) ORDER BY embedding <=> %s::vector, chunk_id",
             (list(ids), str(vector)),
@@ -306,6 +327,9 @@ class ChunkStore:
 
         Returns:
             Up to ``k`` chunks, best first, with their 0–1 relevance as ``score`` and per-ranker ranks.
+
+        Raises:
+            EmbeddingMismatchError: see :meth:`embed_query`.
         """
         depth = self.tuning.fusion_depth
         dense = [cid for cid, _ in self.dense_search(query, depth, where)]

@@ -14,8 +14,35 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from core.errors import EmbeddingMismatchError
 from store.connection import TableAddon
 from store.filters import ChunkFilter
+
+
+def require_dimension(size: int, model_id: str, dimension: int, collection: str) -> None:
+    """Check that a vector of ``size`` numbers from embedding model ``model_id`` fits collection
+    ``collection``, whose vectors have ``dimension``: pgvector would refuse the comparison
+    ("different vector dimensions") as a raw ``DataException`` mid-run. The collection's model
+    and dimension are checked when it is opened; this catches a model whose vectors changed size
+    behind the same name (a served model swapped, a ``dimensions`` setting changed).
+
+    Args:
+        size: the vector's length.
+        model_id: the embedding model's recorded name.
+        dimension: the collection's vector dimension.
+        collection: the collection's name, for the message.
+
+    Raises:
+        EmbeddingMismatchError: ``size`` is not ``dimension``; says how to go on.
+    """
+    if size != dimension:
+        raise EmbeddingMismatchError(
+            f"embedding model {model_id} gave a {size}-d vector, but collection '{collection}' holds "
+            f"{dimension}-d vectors (what the model gave when the collection was built): the model changed "
+            "behind its name. Use the model the collection was built with, or rebuild the collection with this "
+            f"one (agentic-rag collections delete {collection}, then ingest its documents again), or ingest "
+            "into another --collection (--embedding picks the model)"
+        )
 
 
 class VectorIndex(TableAddon):

@@ -30,6 +30,7 @@ from core.tuning import TUNING, Tuning
 from providers.embeddings import EmbeddingModel
 from store.catalog import Catalog
 from store.records import SourceUpdate, chunk_id
+from store.vectors import require_dimension
 
 COLUMNS = ("chunk_id", "content", "embedding", "source", "title", "chunk_index", "version", "langchain_metadata")
 """The chunk table's columns (langchain-postgres' layout: id, content, embedding, the metadata
@@ -97,7 +98,10 @@ class ChunkWriter:
 
     def _embed(self, batch: list[Document]) -> np.ndarray:
         texts = [embedding_text(d) for d in batch]
-        return np.asarray(self.embedding.embeddings.embed_documents(texts), dtype=np.float32)
+        vectors = self.embedding.embeddings.embed_documents(texts)
+        for size in sorted({len(v) for v in vectors}):  # COPY would fail on the batch with a raw DataException
+            require_dimension(size, self.embedding.model_id, self.embedding.dimension, self.catalog.collection)
+        return np.asarray(vectors, dtype=np.float32)
 
     def _copy(self, batch: list[Document], vectors: np.ndarray) -> None:
         t, conn = self.table, self._conn
@@ -142,6 +146,8 @@ class ChunkWriter:
 
         Raises:
             psycopg.DataError: PostgreSQL refused a chunk's text (nothing of its batch is written).
+            EmbeddingMismatchError: the model gave vectors of another size than the collection's
+                (nothing of the batch is written).
         """
         plans = self._plan(items)
         new = [doc for plan in plans for doc in plan.new]

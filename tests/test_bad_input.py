@@ -6,6 +6,7 @@ embedded database), asserting the message and that nothing was lost."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -13,10 +14,12 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+from langchain_core.embeddings import Embeddings
 
 from agentic_rag.app import App
-from core.errors import ConfigurationError, IngestError, ThreadError
+from core.errors import ConfigurationError, EmbeddingMismatchError, IngestError, ThreadError
 from core.settings import Settings
+from providers.embeddings import EmbeddingModel
 
 COLLECTION = "bad_input"
 
@@ -206,3 +209,50 @@ def test_a_clone_without_the_shared_datasets_collects_and_skips_what_needs_them(
     assert ran.returncode == 0 and " skipped" in ran.stdout and "failed" not in ran.stdout, ran.stdout[-3000:]
     missing = tmp_path / "absent" / "hotpotqa_smoke_10.jsonl"
     assert f"needs {missing}: the shared datasets beside the clone" in ran.stdout
+
+
+class ResizableEmbeddings(Embeddings):
+    """Deterministic bag-of-words vectors of ``size`` numbers; ``size`` can change between calls,
+    as a model served behind the same name may."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def _vector(self, text: str) -> list[float]:
+        vector = [0.0] * self.size
+        for word in text.lower().split():
+            vector[sum(map(ord, word)) % self.size] += 1.0
+        norm = math.sqrt(sum(v * v for v in vector)) or 1.0
+        return [v / norm for v in vector]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._vector(text) for text in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+
+def test_an_embedder_whose_vectors_change_size_is_an_embedding_mismatch(data_dir, tmp_path):
+    """Item 5: an embedder giving 4-d vectors behind the name its 8-d collection was built with
+    escaped ``app.ask`` as psycopg's ``DataException: different vector dimensions 8 and 4``; the
+    store checks a query vector's size against the collection's and says what to do."""
+    (tmp_path / "kea.md").write_text(KEA)
+    (tmp_path / "tui.md").write_text(TUI)
+    embeddings = ResizableEmbeddings(8)
+    app = App(Settings(data_dir=data_dir, collection="bad_resized"))
+    app.services.__dict__["embedding"] = EmbeddingModel("test:resizable", 8, embeddings)
+    try:
+        assert app.ingest([tmp_path]).added == 2
+        assert app.ask("Where does the kea live?")["citations"]
+        embeddings.size = 4
+        with pytest.raises(EmbeddingMismatchError) as raised:
+            app.ask("Where does the kea live?")
+        (tmp_path / "tui.md").write_text(TUI + "\nIts feathers shine blue and green.\n")
+        with pytest.raises(EmbeddingMismatchError, match="gave a 4-d vector"):  # an ingest, likewise
+            app.ingest([tmp_path])
+        assert app.services.store.count() == 2  # nothing was lost
+    finally:
+        app.close()
+    message = str(raised.value)
+    assert "test:resizable gave a 4-d vector, but collection 'bad_resized' holds 8-d vectors" in message
+    assert "agentic-rag collections delete bad_resized" in message and "--embedding" in message
