@@ -37,7 +37,7 @@ from graph.services import QuestionTerms
 from providers.chat import load_chat_model, start_local_model
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from providers.local_llm import LocalServer
-from providers.reranker import CrossEncoderReranker, load_reranker
+from providers.reranker import CrossEncoderReranker, check_reranker, load_reranker
 from store.chunks import Chunk, ChunkStore
 from store.embedded import embedded_postgres_url
 from store.filters import ChunkFilter
@@ -57,11 +57,15 @@ class Services:
         chat_model: a chat model for the LLM deciders, overriding ``settings`` (tests pass a
             scripted fake); ``None`` means model-free only.
         tuning: the tuned constants of retrieval, hops and deciders.
+
+    Raises:
+        ConfigurationError: the reranker setting cannot work (:func:`providers.reranker.check_reranker`).
     """
 
     def __init__(
         self, settings: Settings, chat_model: BaseChatModel | None = FROM_SETTINGS, tuning: Tuning = TUNING
     ) -> None:
+        check_reranker(settings.reranker)  # now, not at a question's first link hop, mid-run
         self.settings = settings
         self.tuning = tuning
         if chat_model is not FROM_SETTINGS:

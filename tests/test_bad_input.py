@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -256,3 +257,29 @@ def test_an_embedder_whose_vectors_change_size_is_an_embedding_mismatch(data_dir
     message = str(raised.value)
     assert "test:resizable gave a 4-d vector, but collection 'bad_resized' holds 8-d vectors" in message
     assert "agentic-rag collections delete bad_resized" in message and "--embedding" in message
+
+
+@pytest.mark.parametrize(
+    ("spec", "installed", "message"),
+    [
+        ("cross-encoder:cross-encoder/ms-marco-MiniLM-L-6-v2", False, "needs sentence-transformers: pip install"),
+        ("colbert:x", False, "unknown reranker 'colbert:x'"),
+        ("cross-encoder:/no/such/model", True, "no model folder /no/such/model"),
+    ],
+)
+def test_a_misconfigured_reranker_is_an_error_when_the_app_starts(data_dir, monkeypatch, spec, installed, message):
+    """Item 6: ``AGENTIC_RAG_RERANKER`` naming a cross-encoder whose package is missing was found
+    only at a question's first link hop: one-hop questions answered, a linking one died mid-run
+    and left an unfinished thread. The app now refuses to start, before any thread is written."""
+    import providers.reranker
+
+    if installed:  # the package's presence is what is checked, not imported (torch takes seconds)
+        monkeypatch.setattr(providers.reranker, "_installed", lambda package: True)
+    else:  # not installed, wherever the tests run
+        monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    monkeypatch.setenv("AGENTIC_RAG_RERANKER", spec)
+    settings = Settings(data_dir=data_dir, collection=COLLECTION)
+    assert settings.reranker == spec
+    with pytest.raises(ConfigurationError, match=re.escape(message)) as raised:
+        App(settings)
+    assert "unset AGENTIC_RAG_RERANKER" in str(raised.value) or "leave it unset" in str(raised.value)
