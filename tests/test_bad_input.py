@@ -283,3 +283,31 @@ def test_a_misconfigured_reranker_is_an_error_when_the_app_starts(data_dir, monk
     with pytest.raises(ConfigurationError, match=re.escape(message)) as raised:
         App(settings)
     assert "unset AGENTIC_RAG_RERANKER" in str(raised.value) or "leave it unset" in str(raised.value)
+
+
+@pytest.mark.parametrize(("depth", "framed"), [(400, False), (3000, True)])
+def test_a_page_nested_deeper_than_the_parser_allows_keeps_its_text(data_dir, tmp_path, depth, framed):
+    """Item 7: a page whose text sits inside more than ~256 nested ``<div>``s (libxml2's depth
+    limit) was skipped as "empty": the text was lost and the reason was wrong. It is read as a
+    browser shows it, its title and every paragraph kept, beyond 2,048 levels (the limit with
+    lxml's ``huge_tree``) too."""
+    wrapped = (
+        "<div>" * depth
+        + "<p>The kea is a large parrot of the South Island.</p><p>It eats roots.</p>"
+        + "</div>" * depth
+    )
+    wrapped = f"<h1>Kea</h1>{wrapped}<p>Seen near Arthur's Pass.</p>" if framed else wrapped  # text outside it too
+    page = f"<html><head><title>Kea</title></head><body>{wrapped}</body></html>"
+    (tmp_path / "kea.html").write_text(page)
+    proc = run_cli(data_dir, "ingest", str(tmp_path), "--verbose", collection=f"bad_nested_{depth}")
+    assert proc.returncode == 0 and "empty" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("1 file: 1 ingested"), proc.stdout
+    app = App(Settings(data_dir=data_dir, collection=f"bad_nested_{depth}"))
+    try:
+        (chunk,) = app.services.store.search("kea parrot", 1)
+    finally:
+        app.close()
+    assert chunk["title"] == "Kea"
+    for sentence in ("The kea is a large parrot of the South Island.", "It eats roots."):
+        assert sentence in chunk["text"]
+    assert "Seen near Arthur's Pass." in chunk["text"] or not framed
