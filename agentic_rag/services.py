@@ -9,26 +9,15 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from agentic_rag.entry_joins import with_asked_entries
-from agentic_rag.entry_search import interleaved
-from agentic_rag.function_search import FunctionRow, function_rows
-from agentic_rag.limit_search import LimitRow, limit_rows, with_forms
-from agentic_rag.spelling import (
-    corrected,
-    own_names_spelled,
-    spelled_as_entries,
-    spelled_out,
-    with_capping_setting,
-    with_timing_setting,
-)
+from agentic_rag.spelling import corrected, own_names_spelled, spelled_as_entries, spelled_out
 from core import telemetry
 from core.errors import CollectionNotFoundError, ConfigurationError
 from core.settings import Settings
 from core.spelling import coined_words
 from core.telemetry_export import configure_telemetry
-from core.text import compound_names, exact_names, identifiers, term_set, terms
+from core.text import compound_names, exact_names, identifiers, terms
 from core.tuning import TUNING, Tuning
-from core.wording import as_maximum, asked, equivalents, focus_weights, multiword_names
+from core.wording import asked, equivalents, multiword_names
 from deciders import DECISION_POINTS, Deciders, build_deciders
 from deciders.answer_types import self_contained_question
 from deciders.llm import CallLimits
@@ -41,6 +30,7 @@ from providers.reranker import CrossEncoderReranker, check_reranker, load_rerank
 from store.chunks import Chunk, ChunkStore
 from store.embedded import embedded_postgres_url
 from store.filters import ChunkFilter
+from store.fusion import interleaved
 from store.lexical import lucene_idf
 from store.mentions import Link
 
@@ -124,15 +114,10 @@ class Services:
         """
         self.require_chunks()
         with telemetry.tool("search"), telemetry.retrieval(self.settings.collection, query, k) as span:
-            found = self.store.search(as_maximum(query), k, where=where)  # "the limit on X": its maximum
+            found = self.store.search(query, k, where=where)
             if found and (asked := self_contained_question(query)):  # a situation, then a question of its own:
                 found = interleaved(found, self.store.search(asked, k, where=where))[:k]  # what it asks ranks too
-            tables = (self.function_rows, self.limit_rows)
-            found = with_asked_entries(self.store, self.tuning, query, found, self.weigh, tables, where)
             return span.found(found)
-
-    def weigh(self, question: str) -> dict[str, float]:
-        return focus_weights(question, self.question_terms(question).weights)  # its focus terms with their IDF
 
     def chunk_filter(self, context: RunContext) -> ChunkFilter:
         default = [s.strip() for s in (self.settings.sources or "").split(",") if s.strip()]
@@ -212,60 +197,17 @@ class Services:
     @cached_property
     def equivalents(self) -> dict[str, tuple[frozenset[str], ...]]:
         """The terms the collection's glossary and alias tables equate (:func:`core.wording.equivalents`: "varchar"
-        is "character varying"), and each
-        wrapper program's with its command's (``clusterdb`` is said by "CLUSTER", not the other way),
-        read once (again after :meth:`collection_changed`)."""
-        found = equivalents([*self.store.names.see_references(), *self.store.names.alias_rows()])
-        for program, command in self.wrapped_commands.items():
-            for term in terms(program)[:1]:
-                found[term] = (*found.get(term, ()), term_set(command))
-        return found
-
-    @cached_property
-    def function_rows(self) -> list[FunctionRow]:
-        """The collection's function table rows (:func:`agentic_rag.function_search.function_rows`), read once."""
-        return function_rows(self.store.names.containing("→"))
-
-    @cached_property
-    def limit_rows(self) -> list[LimitRow]:
-        """The rows of the collection's limits and type tables (:func:`agentic_rag.limit_search.limit_rows`), and
-        those of a term's common form (:func:`~agentic_rag.limit_search.with_forms`), read once."""
-        headers = ("| Upper Limit |", "| Limit |", "| Maximum |", "| Range |", "| High Value |")
-        return with_forms(limit_rows(self.store.names.pages_containing(*headers)), self.store.names.common_forms())
-
-    @cached_property
-    def setting_names(self) -> list[str]:
-        """The collection's setting names (:meth:`store.reads.CollectionReads.setting_names`), read once."""
-        return self.store.names.setting_names()
+        is "character varying"), read once (again after :meth:`collection_changed`)."""
+        return equivalents(self.store.names.see_references())
 
     @cached_property
     def own_names(self) -> list[str]:
         """The names the collection is about (:meth:`store.reads.CollectionReads.own_names`), read once."""
         return self.store.names.own_names(self.tuning.own_name_share)
 
-    @cached_property
-    def wrapped_commands(self) -> dict[str, str]:
-        """Each program the collection calls a wrapper around an SQL command, with that command
-        (:meth:`store.names.NameIndex.wrapped_commands`), read once (again after :meth:`collection_changed`)."""
-        return self.store.names.wrapped_commands()
-
-    def wrapped_command(self, program: str, option: str | None) -> str | None:
-        """The SQL command ``program`` runs (:attr:`wrapped_commands`) with ``option`` ("-f" or "--full"),
-        as the collection writes it: clusterdb runs "CLUSTER", vacuumdb -f "VACUUM FULL" (the option's
-        long form in capitals, when some chunk says it); ``None`` for another program or an option
-        the command has no such form of."""
-        command = self.wrapped_commands.get(program)
-        if not command or not option:
-            return command
-        option = option.strip()
-        word = option[2:] if option.startswith("--") else self.store.names.long_option(program, option)
-        said = word and f"{command} {word.replace('-', ' ').upper()}"
-        return said if said and not self.store.names.absent([said]) else None
-
     def collection_changed(self) -> None:
-        """Forget what was read from the collection's content (its glossary, wrappers, function rows): an ingest
-        changed it."""
-        for read in ("equivalents", "wrapped_commands", "function_rows", "limit_rows", "own_names", "setting_names"):
+        """Forget what was read from the collection's content (its glossary, its own names): an ingest changed it."""
+        for read in ("equivalents", "own_names"):
             self.__dict__.pop(read, None)
 
     def searched_question(self, question: str) -> str:
@@ -273,24 +215,17 @@ class Services:
         (:func:`agentic_rag.spelling.corrected`: "shared_bufers" → ``shared_buffers``) and, of several
         sentences, only the last when it asks of a name the collection holds and the others name what
         it does not ("… we monitor it with Grafana. What is the default of checkpoint_timeout?": the
-        asker's setting, :func:`core.wording.asked`) or run longer than ``tuning.long_scene_chars``, each program
-        named that the collection calls a wrapper around an SQL command followed by that command
-        (:meth:`wrapped_command`), the setting capping a count or timing a duration asked of a default
-        (:func:`agentic_rag.spelling.with_capping_setting`, :func:`~agentic_rag.spelling.with_timing_setting`:
-        "how often does a checkpoint happen?" names ``checkpoint_timeout``), each setting-like name written
-        with spaces spelled as its entry (:func:`agentic_rag.spelling.spelled_as_entries`: "autovacuum
-        naptime"), and an everyday "max" as "maximum" (:func:`agentic_rag.spelling.spelled_out`)."""
-        question = corrected(self.store, question, self.tuning.misspelling_candidates, self.setting_names)
+        asker's setting, :func:`core.wording.asked`) or run longer than ``tuning.long_scene_chars``, a short
+        form of a name the collection is about written in full (:func:`agentic_rag.spelling.own_names_spelled`),
+        each snake_case-like name written with spaces spelled as the collection does
+        (:func:`agentic_rag.spelling.spelled_as_entries`: "autovacuum naptime"), and an everyday "max" as
+        "maximum" (:func:`agentic_rag.spelling.spelled_out`)."""
+        question = corrected(self.store, question, self.tuning.misspelling_candidates)
         last = asked(question)
         if last != question and (own := exact_names(last)) and not self.store.names.absent(own):
             scene = question[: -len(last)]
             question = last if len(scene) > self.tuning.long_scene_chars or self.absent_terms(scene) else question
-        for program in self.wrapped_commands:
-            named = re.search(rf"\b{re.escape(program)}(?P<option>\s+--?[a-z][\w-]*)?\b(?! \()", question)
-            if named and (said := self.wrapped_command(program, named["option"])):
-                question = f"{question[: named.end()]} ({said}){question[named.end() :]}"
-        question = with_capping_setting(self.store, own_names_spelled(question, self.own_names))
-        question = with_timing_setting(question, self.setting_names)
+        question = own_names_spelled(question, self.own_names)
         return spelled_out(spelled_as_entries(self.store, question, self.tuning.spaced_name_candidates))
 
     def describe_source(self, chunk: Chunk) -> str:

@@ -12,8 +12,8 @@ import re
 from typing import Sequence
 
 from core.spelling import spellings, unknown_words
-from core.text import exact_names, lemma
-from deciders.answer_types import ASKS_LIMIT, counted_phrase, expected_type
+from core.text import exact_names
+from deciders.answer_types import expected_type
 from deciders.lexicon import spaced_names
 from store.chunks import ChunkStore
 from store.lexical import lucene_idf
@@ -51,53 +51,6 @@ def own_names_spelled(question: str, names: Sequence[str]) -> str:
 
         question = re.sub(rf"\b{re.escape(name[:5])}[a-z]*\b(?![_.])", full, question, flags=re.I)
     return question
-
-
-def with_capping_setting(store: ChunkStore, question: str) -> str:
-    """``question`` with the setting that caps what it counts named after the count ("How many client
-    connections (max_connections) does PostgreSQL allow by default?"): a "how many X …?" question
-    (:func:`deciders.answer_types.counted_phrase`) whose X a typed entry ``max_X`` caps
-    (:meth:`store.names.NameIndex.entries`), asked of a default or a limit; searched and weighed as
-    that exact name, whose entry states it. A question naming code is returned as it is."""
-    counted = counted_phrase(question)
-    if (
-        not counted
-        or exact_names(question)
-        or not (expected_type(question) == "default" or ASKS_LIMIT.search(question))
-    ):
-        return question
-    capped = f"max_{counted.split()[-1].lower()}"
-    if not store.names.entries(capped, 1, said=False, typed=True):
-        return question
-    at = question.lower().index(counted.lower()) + len(counted)
-    return f"{question[:at]} ({capped}){question[at:]}"
-
-
-_HOW_LONG = re.compile(r"\bhow (?:long|often|much time)\b", re.I)
-"""A question asking for a duration or an interval ("how long does a statement run …?", "how often …?")."""
-TIMING_PARTS = ("timeout", "naptime", "interval", "delay")
-"""The last part of a setting named for how long or how often its first part happens: ``checkpoint_timeout``."""
-
-
-def with_timing_setting(question: str, settings: Sequence[str]) -> str:
-    """``question`` with the setting that times what it asks about named after its word ("how often does a
-    checkpoint (checkpoint_timeout) happen by default?"): a duration or interval (:data:`_HOW_LONG`) asked of
-    a default, and exactly one of the question's words (or its lemma) ``w`` with a setting ``w_<part>``
-    (:data:`TIMING_PARTS`) among ``settings``: "statement" ``statement_timeout``, "autovacuum"
-    ``autovacuum_naptime``; "a session wait on a lock … a deadlock" names two (``lock_timeout``,
-    ``deadlock_timeout``) and is returned as it is, as is a question naming code."""
-    if exact_names(question) or not _HOW_LONG.search(question) or expected_type(question) != "default":
-        return question
-    held = set(settings)
-    timed = {
-        word: names
-        for word in dict.fromkeys(re.findall(r"\b[a-z]+\b", question.lower()))
-        if (names := {f"{w}_{part}" for w in {word, lemma(word)} for part in TIMING_PARTS} & held)
-    }
-    if len(timed) != 1 or len(names := next(iter(timed.values()))) != 1:
-        return question
-    word = re.search(rf"\b{next(iter(timed))}\b", question, re.I)
-    return f"{question[: word.end()]} ({names.pop()}){question[word.end() :]}"
 
 
 def spelled_out(question: str) -> str:

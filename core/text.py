@@ -173,61 +173,12 @@ SEE = re.compile(r"^See (?!(?i:also)\b)(?P<target>[^.\n]{2,80})\.$")
 """A glossary's or an index's cross-reference sentence ("See Write-ahead log."), its target named."""
 
 
-def unbracketed(term: str) -> str:
-    """``term`` without its brackets, spaces collapsed: a glossary's "Standby (server)" is the
-    "Standby server" a question asks about."""
-    return " ".join(re.sub(r"[()]", " ", term).split())
-
-
-def cross_reference(text: str, term: str) -> str | None:
-    """The term an entry of ``term`` in ``text`` sends the reader to: "Write-ahead log" for the
-    glossary entry "WAL" followed by "See Write-ahead log.", "Replica server" for "Standby
-    (server)" — "See Replica (server)." (the term line matched case-insensitively, after list
-    marks, brackets dropped: :func:`unbracketed`); ``None`` when ``text`` has no such entry."""
-    said, key = sentences(text), unbracketed(term).lower()
-    for line, after in zip(said, said[1:], strict=False):
-        if unbracketed(line).lower() == key and (match := SEE.match(after)):
-            return unbracketed(match["target"])
-    return None
-
-
 def is_heading(sentence: str) -> bool:
     """A heading-like line: at most 8 words, no closing punctuation and no table row ("work_mem
     (integer)", "Lock Management", not "| field size | 1 GB |") — it names what the sentences
     after it are about."""
     text = sentence.strip()
     return len(text.split()) <= 8 and not text.endswith((".", "!", "?", ":", ";")) and not text.startswith("|")
-
-
-_TERM_LINE = re.compile(r"(?m)^- (?P<term>[^\n]+)\n(?=-)")
-"""A top-level list item followed by another: a definition list's term (trafilatura writes a
-``<dl>`` as ``- term`` / ``- description`` lines; a term may have a second form: ``--createdb``)."""
-
-
-def continued_entry(previous: str, text: str) -> str | None:
-    """The term line of the definition-list entry that ``text`` continues from ``previous``, the
-    chunk before it ("effective_io_concurrency (integer)" for a chunk opening on "The default is
-    1 on supported systems, otherwise 0.", 1,400 characters into that setting's entry).
-
-    The entry is ``previous``'s last term line (:data:`_TERM_LINE`) that is heading-like
-    (:func:`is_heading`) or an API signature (:func:`api_entry_name`); ``None`` when there is
-    none, when a heading line that is no list item (a new section: "Notes") follows it, when
-    ``text`` opens on a term line or a heading of its own, or holds the term line (chunks
-    overlap). The contextual chunk header of Anthropic's "Contextual Retrieval" (2024), taken from
-    the document's structure instead of a model.
-    """
-    terms = [m for m in _TERM_LINE.finditer(previous) if _names_entry(m["term"])]
-    first = text.split("\n", 1)[0]
-    if not terms or f"- {terms[-1]['term']}\n" in text or (first.startswith("- ") and _names_entry(first[2:])):
-        return None
-    after = [*previous[terms[-1].start() :].splitlines()[2:], first]  # past the term and its description
-    if any(line.strip() and line[:1] not in "- " and is_heading(line) for line in after):
-        return None
-    return terms[-1]["term"]
-
-
-def _names_entry(line: str) -> bool:
-    return is_heading(line) or api_entry_name(line) is not None
 
 
 _API_KEYWORD = r"(?:class|exception|classmethod|staticmethod|abstractmethod|async|awaitable|coroutine|method|function)"
@@ -273,11 +224,6 @@ _IDENTIFIER = re.compile(
     r"\b(?:[A-Z][A-Za-z]+ \d+(?:\.\d+)?(?![\w.])|[A-Za-z_]\w*(?:\.\w+)+|\w*_\w+|\w*[a-z]\w*[A-Z]\w*|[A-Z]{2,}\w*|"
     r"(?<=[\w,;] )[A-Z]\w+)\b"
 )
-
-
-CODE_SHAPE = re.compile(r"[_.]|[a-z][A-Z]|^[A-Z0-9]{2,}$")
-"""An identifier spelled as code — snake_case, dotted, CamelCase or all-caps (``MySQL``,
-``AUTO_INCREMENT``) — not a capitalised word of prose."""
 
 
 def identifiers(text: str) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from core.text import term_set, terms
+from core.text import term_set
 
 PLAIN_FORM = re.compile(r"\b(?:ordinary|plain|regular|normal|simple|bare|vanilla)\s+(?=[A-Z]{2,}\b)")
 """A word asking for a command's plain form ("an ordinary SELECT", "a plain VACUUM"): the documents say the
@@ -44,24 +44,13 @@ def multiword_names(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-LIMIT_ON = re.compile(r"\b(?:upper\s+)?limits?\s+(?:on|of|for)\b", re.I)
-"""A limit asked of something ("the limit on concurrent connections"): the documents say its maximum."""
-
-
-def as_maximum(question: str) -> str:
-    """``question`` with a limit asked of something (:data:`LIMIT_ON`) said as its maximum: "the default
-    limit on concurrent client connections" → "the default maximum concurrent client connections"."""
-    return LIMIT_ON.sub("maximum", question)
-
-
 def asked_terms(question: str) -> frozenset[str]:
     """The question's content terms (:func:`core.text.term_set`) without those of its wording:
     "what kind of X" asks "which X", "what does X stand for" what X is (the definition of an
     abbreviation holds no "stand"), "how many X" X (a count: "100 connections" says no "many"),
     "an ordinary SELECT" SELECT (:data:`PLAIN_FORM`), "out of
-    the box" the default (:data:`DEFAULT_IDIOM`: a sentence says "The default is …", not "box"),
-    and "the limit on X" its maximum (:func:`as_maximum`)."""
-    asked = DEFAULT_IDIOM.sub(" default ", PLAIN_FORM.sub("", as_maximum(question)))
+    the box" the default (:data:`DEFAULT_IDIOM`: a sentence says "The default is …", not "box")."""
+    asked = DEFAULT_IDIOM.sub(" default ", PLAIN_FORM.sub("", question))
     asked = re.sub(r"\b(which|what)\s+(?:kind|type|sort)s?\s+of\b", r"\1", asked, flags=re.I)
     asked = re.sub(r"\bhow\s+(?:many|much)\b", "how", asked, flags=re.I)  # a count asked: no "many" said
     return term_set(re.sub(r"\bstands?\s+for\s*\?*\s*$", "", asked, flags=re.I))
@@ -72,27 +61,6 @@ LOCK_ASKED = re.compile(
 )
 """A question asking for a lock mode: "Which lock mode …?", "What table-level lock …?", "What kind of lock …?"; not
 for several ("Which types of lock exist?", "Which locks …?")."""
-
-LOCK_VERB = re.compile(
-    r"\b(?:tak(?:e|es|ing|en)|took|acquir\w*|obtain\w*|get|gets|getting|grab\w*|hold(?:s|ing)?|held|"
-    r"need\w*|requir\w*|end(?:s|ing)?\s+up)\b",
-    re.I,
-)
-"""How a lock question says a command takes its lock ("What lock does SELECT take?", "… end up taking"): the
-documents say "acquired by" or "acquires", and the irregular "taken" or "held" stem apart."""
-
-
-def focus_weights(question: str, term_weights: Mapping[str, float]) -> dict[str, float]:
-    """The question's terms (:func:`asked_terms`) with their weights: ``term_weights`` (IDF over
-    the collection) where known, else their median (1.0 each when none is known). The words asking
-    for a lock mode (:data:`LOCK_ASKED`) and for taking one (:data:`LOCK_VERB`) are left out: every
-    lock mode is one."""
-    q_terms = asked_terms(question)
-    if LOCK_ASKED.search(question):
-        q_terms -= term_set(" ".join([*LOCK_ASKED.findall(question), *LOCK_VERB.findall(question)]))
-    known = sorted(term_weights[t] for t in q_terms if t in term_weights)
-    fallback = known[len(known) // 2] if known else 1.0
-    return {t: term_weights.get(t, fallback) for t in q_terms}
 
 
 SUPERLATIVES = {"longest": "maximum length", "shortest": "minimum length", "largest": "maximum size",
@@ -169,11 +137,6 @@ def equivalents(references: Sequence[tuple[str, str]]) -> dict[str, tuple[frozen
     return {term: tuple(dict.fromkeys(sets)) for term, sets in found.items()}
 
 
-def equated(said: frozenset[str], synonyms: Synonyms) -> frozenset[str]:
-    """``said`` (a sentence's terms) with each term of ``synonyms`` whose equivalent it holds in full."""
-    return said | {term for term, sets in synonyms.items() if term not in said and any(s <= said for s in sets)}
-
-
 _DISCOURSE = re.compile(
     r"^(?:(?:anyway|anyhow|so|ok(?:ay)?|well|basically|also|btw|by the way|long story short|in short|tl;?dr|"
     r"(?:my |quick |simple )?question)\s*[,:;-]?\s+)+",
@@ -192,17 +155,3 @@ def asked(question: str) -> str:
     return last[:1].upper() + last[1:] if found and found[-1].strip() != question.strip() else question
 
 
-def phrase_run(question: str, weights: Mapping[str, float], sentence: str) -> int:
-    """Length of the longest run of the question's weighted terms (``weights``' keys, in the
-    question's order, stop words skipped) that ``sentence`` says one after another: 5 for "build an
-    index without locking out writes" in "… supports building indexes without locking out writes."
-    (the n-gram match of answer-redundancy QA, Brill et al. 2002)."""
-    asked = [t for t in terms(question) if t in weights]
-    said = terms(sentence)
-    if len(asked) < 2 or len(set(asked) & set(said)) < 2:
-        return 0
-    best, run = 0, [0] * (len(said) + 1)  # longest common substring, one row of the table at a time
-    for a in asked:
-        run = [0] + [run[j] + 1 if a == said[j] else 0 for j in range(len(said))]
-        best = max(best, *run)
-    return best

@@ -11,7 +11,7 @@ The patterns are English and surface-level; ``other`` means no span is required.
 from __future__ import annotations
 
 import re
-from typing import Literal, Mapping
+from typing import Literal
 
 from core.text import names, sentences, term_set
 from core.wording import DEFAULT_IDIOM, LOCK_ASKED
@@ -132,10 +132,6 @@ _MEASURES: list[tuple[Measure, re.Pattern]] = [
 ]
 """Question wordings that ask for a measure, checked in order (see :func:`default_measure`)."""
 
-DEFAULT_OF = re.compile(
-    r"\bdefault\s+(?:(?:value|setting)\s+)?(?:(?:of|for)\s+)?(?:the\s+)?([A-Za-z]+)\b(?![_.(])", re.I
-)
-"""The word a question asks the default of: "the default timezone", "the default value of fsync"."""
 
 _DEFAULT_CHECK = (
     re.compile(r"^\s*(?:is|are)\s+the\s+default\s+(?P<x>.+?)\s+(?P<y>[^\s?]+)\s*\?\s*$", re.I),
@@ -184,48 +180,6 @@ def expected_type(question: str) -> AnswerType:
     return "other"
 
 
-_SUBJECT_DRESSING = re.compile(
-    r"^(?:the|a|an)\s+|\s+(?:option|command|function|setting|parameter|clause|keyword|flag|statement|view|catalog|"
-    r"meta-command)$",
-    re.I,
-)
-
-_OPTION_OF = re.compile(
-    r"^(?P<option>\S+)\s+(?:option|flag|switch|argument)\s+(?:of|for|to|in)\s+(?P<program>\S+)$", re.I
-)
-
-
-def definition_subject(question: str) -> str | None:
-    """What a definition question asks about ("VACUUM FULL" in "What does VACUUM FULL do?",
-    "tablespace" in "What is a tablespace?"), without its article or a trailing "option",
-    "command", …, an option "of" a program said as run ("pg_dump -c"); ``None`` when
-    ``question`` is no definition question (:func:`expected_type`)."""
-    text = question.strip()
-    match = _DEFINITION.match(text) or _EXPLANATION.match(text)
-    if expected_type(text) != "definition" or match is None or not match["subject"]:
-        return None
-    subject = _SUBJECT_DRESSING.sub("", match["subject"].strip())
-    option = _OPTION_OF.match(subject)  # "-c option of pg_dump" is "pg_dump -c"
-    return f"{option['program']} {option['option']}" if option else subject or None
-
-
-def subject_kind(question: str) -> frozenset[str]:
-    """The terms of the kind noun after a definition question's subject ("command" of "What does
-    the ANALYZE command do?"): they say what the subject is, not what a sentence about it says
-    (EXPLAIN's "Carry out the command …" is not about ANALYZE); empty for other questions."""
-    subject = definition_subject(question)
-    match = (_DEFINITION.match(question.strip()) or _EXPLANATION.match(question.strip())) if subject else None
-    return term_set(match["subject"]) - term_set(subject) if match and match["subject"] else frozenset()
-
-
-def subject_weights(question: str, kind: AnswerType, weights: Mapping[str, float]) -> dict[str, float]:
-    """``weights`` without, for a definition question, the terms of the kind noun after its subject
-    ("command" of "What does the ANALYZE command do?", :func:`subject_kind`): they
-    say what the subject is, not what is said of it (all of ``weights`` when nothing else is left)."""
-    kind_words = subject_kind(question) if kind == "definition" else frozenset()
-    return {term: weight for term, weight in weights.items() if term not in kind_words} or dict(weights)
-
-
 _FAMILY: dict[str, str] = {
     "default": "value", "quantity": "value", "number": "value", "yes_no": "yes_no",
     "person": "name", "place": "name", "organisation": "name", "date": "name", "command": "name", "nationality": "name",
@@ -261,26 +215,6 @@ def self_contained_question(question: str) -> str | None:
     if len(said) < 2 or said[-2].rstrip().endswith("?") or PRONOUN.search(said[-1]):
         return None
     return said[-1]
-
-
-ASKS_LIMIT = re.compile(
-    r"\b(?:max(?:imum)?|limit|at most|largest|biggest|longest)\b|\bhow (?:big|large|long|many)\b.*\b(?:can|could)\b",
-    re.I,
-)
-"""A question asking how far something goes ("What's the maximum …", "How big can … get?")."""
-
-
-_COUNTED_PHRASE = re.compile(
-    r"\bhow many\s+(?P<phrase>(?:[a-z]+\s+){0,2}?[a-z]+)\s+"
-    r"(?:does|do|did|can|could|will|would|is|are|was|were|should|may|might|must|has|have|had)\b",
-    re.I,
-)
-
-
-def counted_phrase(question: str) -> str | None:
-    """What a "how many …?" question counts, up to its verb ("client connections" of "How many client
-    connections does Postgres allow?"); ``None`` for another question."""
-    return (match := _COUNTED_PHRASE.search(question)) and match["phrase"]
 
 
 ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)

@@ -85,36 +85,15 @@ SPLIT_CUE = re.compile(r"\b(?:or|and|both|either|neither|versus|vs)\b", re.IGNOR
 
 
 # -- comparisons answered by value (generator) ------------------------------------------------------
-def _any_word(words: str) -> re.Pattern:
-    return re.compile(rf"\b({'|'.join(words.split())})\b", re.I)
 
-
-SMALLEST_DATE = _any_word("older oldest earlier earliest first before sooner")
-LARGEST_DATE = _any_word("younger youngest later latest newer newest recently last after")
-LARGEST = _any_word("more most larger largest bigger biggest higher highest longer longest taller greater")
-SMALLEST = _any_word("less least fewer fewest smaller smallest lower lowest shorter shortest")
 
 # -- the noun a question asks for (generator's short answer) -----------------------------------------
-API_NOUNS = frozenset(
-    {"exception", "error", "warning", "function", "method", "class", "decorator", "attribute", "module"}
-)
-"""What a "which NOUN …?" question over an API reference asks for by name: the entry (its heading,
-"exception KeyError") whose defining sentence answers it ("Raised when a mapping key is not found")."""
-SYNTAX_LINE = re.compile(r"\{[^{}]*\|[^{}]*\}|\[\s*,\s*\.\.\.\s*\]")
-"""A command's syntax synopsis ("ALTER SYSTEM SET name { TO | = } { value [, ...] | DEFAULT }"):
-it answers how a command is written, nothing else (its keywords are no place or default)."""
 KEYWORD_RUN = r"\b[A-Z]{2,}(?:\s+[A-Z]{2,})*\b(?!-\d)"
 """A run of words in capitals ("ALTER TABLE"): an SQL keyword phrase (a pattern); no "CVE" of "CVE-2020-10735"."""
 COMMAND_PHRASE = re.compile(r"\b[A-Z][A-Z_]+(?:\s+[A-Z][A-Z_]+)+\b")
 """A command written in capitals in a question ("ALTER SYSTEM SET", "SELECT DISTINCT ON"): a
 sentence naming it is about it; one naming another command ("ALTER PROCEDURE … SET FROM
 CURRENT") is not, whatever words they share."""
-CHANGELOG_TITLE = re.compile(r"^(?:what['’]s new|release notes|changelog|changes in)\b|\brelease \d", re.I)
-"""The title of release notes: they tell what changed, not what a thing is or does."""
-ABOUT_VERSIONS = re.compile(r"\b(?:new|changed?|version|release[sd]?|added|deprecated|removed|since)\b", re.I)
-"""A question about versions or changes, which release notes answer."""
-MODULE_TITLE = re.compile(r"^(?P<name>[a-z_][\w.]*) — ")
-"""A module's page title in the Python manual ("heapq — Heap queue algorithm"): the module."""
 WHICH_NOUN = re.compile(
     r"\b(?:which|what)\s+(?:(?:kind|type|sort|form)s?\s+of\s+)?"
     r"(?!(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|kind|type|sort)\b)([a-z]+)\b",
@@ -122,8 +101,6 @@ WHICH_NOUN = re.compile(
 )
 """The word after "which"/"what" when it is a noun ("which league", not "what is")."""
 
-PSQL = re.compile(r"\bpsql\b", re.I)
-"""A question about psql: its backslash meta-commands (``\\dt``) are the answers."""
 
 # -- measures (answer types: a quantity's unit, a number in words) ---------------------------------
 UNIT = (
@@ -198,66 +175,12 @@ NATION = re.compile(
     r"(?<![\w.])(" + "|".join(re.escape(n) for n in sorted(NATION_OF, key=len, reverse=True)) + r")(?!\w)"
 )
 """A nationality word or country name in a sentence, the longest first ("South African", not "African")."""
-COUNTRIES = frozenset(NATION_OF.values())
-"""What "what country …?" asks for."""
 
-CONTINENTS = frozenset(
-    {"Africa", "Asia", "Europe", "North America", "South America", "Antarctica", "Australia", "Oceania"}
-)
-"""What "what continent …?" asks for."""
-NOT_A_PERSON = re.compile(
-    r"\b(?:University|College|School|Institute|Laboratory|Center|Centre|Company|Corporation|Inc|Ltd|Fund|"
-    r"Commission|Council|Committee|Union|Organi[sz]ation|Association|Society|Department|Ministry|Party|Church|"
-    r"Cathedral|Museum|Hospital|Bank|Agency|Bureau|Office|Court|Parliament|Congress|Senate|Army|Navy|Force|Town|"
-    r"City|County|State|States|Kingdom|Republic|Empire|Province|River|Lake|Mountain|Island|Islands|Street|Park|"
-    r"Bridge|Station|Airport|Stadium|Hall|Award|Prize|Festival|Records|Studios|Times|News|Press|Trust)\b"
-)
-"""Head words of organisation and place names ("National Physical Laboratory", "IPCC Trust Fund"):
-a "who" question's answer is a person's name before one of these (a gazetteer-style head-word cue)."""
-
-EXCEPTION_NAME = re.compile(
-    r"\b[A-Z][A-Za-z]*(?:Error|Exception|Warning)\b|\b(?:StopIteration|KeyboardInterrupt|SystemExit|GeneratorExit)\b"
-)
-"""An exception class's name (``ValueError``, ``UnicodeDecodeError``): what "what exception / error …?" asks for."""
 
 SQL_STATEMENT = frozenset(
-    "ALTER CREATE DROP INSERT UPDATE DELETE SELECT GRANT REVOKE COPY TRUNCATE VACUUM REINDEX CLUSTER COMMENT".split()
+    "ALTER CREATE DROP INSERT UPDATE DELETE SELECT GRANT REVOKE TRUNCATE".split()
 )
-"""Keywords that open an SQL statement ("ALTER TABLE … RENAME COLUMN", "CREATE INDEX")."""
-STATEMENT_VERBS: dict[str, tuple[str, ...]] = {
-    **{keyword.lower(): (keyword,) for keyword in SQL_STATEMENT},
-    "delete": ("DELETE", "DROP"),
-    **dict.fromkeys(("remove", "destroy"), ("DROP",)),
-    **dict.fromkeys(("make", "define"), ("CREATE",)),
-    **dict.fromkeys(("change", "rename", "modify"), ("ALTER",)),
-    "reset": ("RESET", "ALTER"),
-    **dict.fromkeys(("export", "import"), ("COPY",)),
-    "empty": ("TRUNCATE",),
-    "give": ("GRANT",),
-    "lock": ("LOCK",),
-}
-"""The statements an everyday verb of a how-to may mean ("delete a database": DROP DATABASE, "delete a row":
-DELETE; "empty a table": TRUNCATE; "give …": GRANT; "reset a sequence": ALTER SEQUENCE; "export": COPY)."""
-PROSE_STATEMENT = re.compile(  # "how do I drop a table", "which SQL command drops a table"
-    rf"(?:\bhow\s+(?:do|can|should|would|to)\b.*?|\bwhich\s+(?:\w+\s+)?(?:command|statement)\s+)\b(?P<verb>{'|'.join(STATEMENT_VERBS)})"
-    r"(?:e?s)?\s+(?:(?:a|an|the|new|my|our|your|another)\s+)*(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?",
-    re.I,
-)
-
-
-def prose_statements(question: str) -> list[str]:
-    """The SQL statements a how-to question may name in prose, longest first, each statement its
-    verb may mean (:data:`STATEMENT_VERBS`) in turn, then the bare keywords: "How do I create a
-    user?" → ``["CREATE USER"]``, "How do I delete a database?" → ``["DELETE DATABASE", "DROP
-    DATABASE", "DELETE"]``; empty for other questions. Candidates for an exact lookup of the
-    statement's reference page (most are no statement at all)."""
-    m = PROSE_STATEMENT.search(question)
-    if not m:
-        return []
-    keywords = STATEMENT_VERBS[m["verb"].lower()]
-    words = [m["first"].upper()] + ([m["second"].upper()] if m["second"] else [])
-    readings = [f"{k} {' '.join(words[:n])}" for n in range(len(words), 0, -1) for k in keywords]
-    return readings + [k for k in keywords if k not in ("ALTER", "CREATE", "DROP")]  # these always name an object
+"""Keywords that open a standard SQL statement ("ALTER TABLE … RENAME COLUMN", "CREATE INDEX")."""
 
 
 _VALUE_WORDS = frozenset({"default", "defaults", "value", "values", "setting", "settings"})
@@ -268,10 +191,7 @@ def spaced_names(question: str) -> list[str]:
     """Setting-like names a question writes with spaces: its runs of two to four lowercase words
     joined by underscores, longest first ("the default autovacuum naptime" → ``autovacuum_naptime``
     among them), without stop words, the words that ask for a setting's value ("default",
-    "value", "setting") and a how-to's statement verb ("How do I copy data …?" names no
-    ``copy_data``). Candidates for an exact entry lookup (most name nothing)."""
-    if how_to := PROSE_STATEMENT.search(question):
-        question = f"{question[: how_to.start('verb')]}.{question[how_to.end('verb') :]}"
+    "value", "setting"). Candidates for an exact entry lookup (most name nothing)."""
     runs, run = [], []
     for word in [*re.findall(r"[A-Za-z]+|[^\sA-Za-z]", question), "."]:
         if word.islower() and word not in STOPWORDS and word not in _VALUE_WORDS:
@@ -304,47 +224,9 @@ label ("Tip", "Note", "Examples", "Source code")."""
 ACRONYMS = frozenset(
     "RFC PEP API ABI URL URI HTTP HTTPS HTML XML JSON CSV TSV UTF ASCII UTC GMT ISO ANSI IEEE POSIX CPU GPU RAM OS IO "
     "SQL TCP IP UDP SSL TLS DNS ID UUID GIL IDE CLI GUI PDF FAQ MB GB KB TB "
-    "WAL MVCC PITR JIT XID OID LSN TID SSH LDAP PAM GSSAPI SSPI BLCKSZ".split()
+    "SSH LDAP".split()
 )
 """All-capitals words that name a standard, format, unit or mechanism, never a command ("RFC 4180", "UTC",
 "WAL"), unlike SQL's keywords ("VACUUM", "CREATE INDEX")."""
 
 # -- contrasts (generator: a question asking about the opposite of what a passage says) -----------
-_CONTRAST_SCALES = """
-first 1st | second 2nd | third 3rd | fourth 4th | fifth 5th | sixth 6th | seventh 7th | eighth 8th | ninth 9th
-left | right
-north | south | east | west
-northern | southern | eastern | western
-northward northerly | southward southerly | eastward easterly | westward westerly
-upper | lower
-inner | outer
-more | less fewer
-most | least fewest
-higher | lower
-highest | lowest
-larger bigger | smaller
-largest biggest | smallest
-maximum | minimum
-earliest | latest
-earlier | later
-oldest | youngest newest
-older | younger newer
-before | after
-increase increases increased | decrease decreases decreased
-strong | weak
-stronger | weaker
-general | specific
-public | private
-positive | negative
-internal | external
-major | minor
-top | bottom
-give gives gave given | take takes took taken
-win wins won | lose loses lost
-import imports | export exports
-"""
-CONTRASTS: tuple[tuple[frozenset[str], ...], ...] = tuple(
-    tuple(frozenset(pole.split()) for pole in line.split("|")) for line in _CONTRAST_SCALES.strip().splitlines()
-)
-"""Closed-class words that exclude each other — ordinals, directions, comparatives, a few
-antonym pairs — each scale's poles separated (a pole holds its spellings: "third", "3rd")."""

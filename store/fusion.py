@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from itertools import zip_longest
 from typing import Callable, Hashable, Iterable, Sequence, TypeVar
 
 RRF_K = 60
@@ -56,4 +57,13 @@ def round_robin(
         for ranking in rankings:
             if level < len(ranking):
                 merged.setdefault(key(ranking[level]), ranking[level])
+    return list(merged.values())
+
+
+def interleaved(first: list[dict], second: list[dict]) -> list[dict]:
+    """The chunks of two rankings taking turns, ``first``'s best first, each chunk once (at its better
+    place, by ``chunk_id``): a round-robin merge, as in team-draft interleaving (Radlinski et al. 2008)."""
+    merged: dict[str, dict] = {}
+    for chunk in (c for pair in zip_longest(first, second) for c in pair if c is not None):
+        merged.setdefault(chunk["chunk_id"], chunk)
     return list(merged.values())

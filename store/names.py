@@ -15,7 +15,6 @@ import re
 from typing import Sequence
 
 from core.spelling import near_words
-from core.text import continued_entry
 from store.filters import ChunkFilter
 from store.reads import CollectionReads
 
@@ -32,11 +31,6 @@ _UNACCENT = ("".join(a for _, a in _ACCENTED_LETTERS), "".join(b * len(a) for b,
 
 ENTRY_START = "(^|\n)[\\s*•-]*"
 """Where a name opens an entry about it: the start of the chunk or of a line, after list marks."""
-DEFAULT_STATED = re.compile(
-    r"\bdefaults? (?:value )?(?:is|to)\b|\bdefault \w+ of\b|\b(?:is|are|by) (?:the )?default\b|\(the default\)", re.I
-)
-"""Where an entry states its default: "The default is …", "defaults to …", "a default fillfactor
-of 90", "100 … is the default", "… by default", "(the default)"."""
 TERM_LINE = "([^\n]*\\()?{name}\\)?(\\s*\\([^)\n]*\\))?[ \t]*(\n|$)"
 """An entry's term line: the name alone (and a qualifier: "work_mem (integer)"), or in brackets after its
 long form ("Multi-version concurrency control (MVCC)"); after :data:`ENTRY_START`."""
@@ -216,24 +210,6 @@ class NameIndex(CollectionReads):
         line = re.compile(rf"(?m){term_line}" + (says if said else rf"(?:{says}|\Z)"), re.I if typed else 0)
         return [cid for cid, content in rows if line.search(content)][:k]
 
-    def table_rows(self, name: str, k: int, where: ChunkFilter | None = None) -> list[str]:
-        """Up to ``k`` chunks holding a table row whose first cell is ``name``, any case ("| bigint |
-        8 bytes | large-range integer | …" for "bigint"), in chunk id order. Only chunks holding
-        every lexeme of the name are read.
-
-        Returns:
-            Chunk ids (empty when no table has such a row).
-        """
-        condition, params = (where or ChunkFilter()).to_sql("c")
-        rows = self._conn.execute(
-            f"""
-            WITH {self._held_sql()}
-            SELECT c.chunk_id FROM {self.table} c JOIN held USING (chunk_id)
-            WHERE {condition} AND c.content ~* %(row)s ORDER BY c.chunk_id LIMIT %(k)s
-            """,
-            {"name": name, "row": f"(^|\n)\\| {literal_pattern(name)} \\|", "k": k, **params},
-        ).fetchall()
-        return [cid for (cid,) in rows]
 
     def titled(self, title: str, where: ChunkFilter | None = None) -> list[tuple[str, str]]:
         """``(chunk id, text)`` of every chunk titled ``title`` exactly (a program's reference page,
@@ -246,59 +222,4 @@ class NameIndex(CollectionReads):
             {"name": title, **params},
         ).fetchall()
 
-    def long_option(self, program: str, short: str) -> str | None:
-        """The long form of ``program``'s option ``short`` ("-f") as its reference page lists it
-        (the chunks titled ``program``: "- -f" then "--full"), without dashes; ``None`` when not listed."""
-        rows = self._conn.execute(
-            f"SELECT content FROM {self.table} WHERE title = %s AND strpos(content, %s) > 0", (program, f"- {short}\n")
-        ).fetchall()
-        line = re.compile(rf"(?m)^[ \t]*- {re.escape(short)}(?: \w+)?\n--(?P<long>[a-z][\w-]*)")
-        return next((m["long"] for (content,) in rows if (m := line.search(content))), None)
 
-    def entry_tails(self, chunks: Sequence[dict], names: Sequence[str], reach: int = 3) -> list[str]:
-        """The chunk after each of ``chunks`` whose entry of one of ``names`` (its term line,
-        :data:`TERM_LINE`) runs to the chunk's end without stating a default (:data:`DEFAULT_STATED`),
-        unless ``chunks`` hold one of the ``reach`` chunks after it: an entry cut by a chunk boundary
-        ("superuser_reserved_connections (integer)" … "The default value is three connections." in
-        the next chunk). One query, by source and ``chunk_index``; none of the ids is in ``chunks``."""
-        lines = [re.compile(ENTRY_START + TERM_LINE.format(name=re.escape(n)), re.I) for n in names]
-        at = [(source, int(index)) for source, index in (c["locator"].rsplit("#", 1) for c in chunks)]
-        wanted = []
-        for chunk, (source, index) in zip(chunks, at, strict=True):
-            opened = [m.end() for line in lines for m in line.finditer(chunk["text"])]
-            continued = any((source, index + step) in at for step in range(1, reach + 1))  # its rest is there
-            if opened and not continued and not DEFAULT_STATED.search(chunk["text"][max(opened) :]):
-                wanted.append((source, index + 1))
-        if not wanted:
-            return []
-        rows = self._conn.execute(
-            f"""SELECT chunk_id FROM {self.table}
-                WHERE (source, chunk_index) IN (SELECT * FROM unnest(%s::text[], %s::int[]))""",
-            ([source for source, _ in wanted], [index for _, index in wanted]),
-        ).fetchall()
-        held = {c["chunk_id"] for c in chunks}
-        return [cid for (cid,) in rows if cid not in held]
-
-    def continued_entries(self, chunks: Sequence[dict], reach: int = 3) -> dict[str, str]:
-        """The term line of the entry each of ``chunks`` continues from the ``reach`` chunks before
-        it in its source (:func:`core.text.continued_entry` on their texts joined in order), by
-        chunk id; chunks that continue none are absent. One query, by source and ``chunk_index``
-        (from each chunk's ``locator``): a long entry spans several chunks."""
-        keys = {}
-        for chunk in chunks:
-            source, index = chunk["locator"].rsplit("#", 1)
-            if int(index) > 0:
-                keys[chunk["chunk_id"]] = (source, int(index))
-        wanted = [(source, index - back) for source, index in keys.values() for back in range(1, reach + 1)]
-        rows = self._conn.execute(
-            f"""SELECT source, chunk_index, content FROM {self.table}
-                WHERE (source, chunk_index) IN (SELECT * FROM unnest(%s::text[], %s::int[]))""",
-            ([source for source, _ in wanted], [index for _, index in wanted]),
-        ).fetchall()
-        held = {(source, index): content for source, index, content in rows}
-        found = {}
-        for chunk in chunks:
-            if key := keys.get(chunk["chunk_id"]):
-                before = [held.get((key[0], key[1] - back), "") for back in range(reach, 0, -1)]
-                found[chunk["chunk_id"]] = continued_entry("\n".join(before), chunk["text"])
-        return {cid: term for cid, term in found.items() if term}

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_rag.entry_search import defaulted_setting, interleaved, named_statement
-from agentic_rag.spelling import own_names_spelled, with_timing_setting
+from agentic_rag.spelling import own_names_spelled
 from core.tuning import TUNING
 from evaluation.pgdocs import DEFAULT_CORPUS
 from graph.context import RunContext
@@ -79,20 +78,6 @@ def test_a_definition_question_is_answered_by_the_entry_defining_it(manual, ques
     assert Path(result["citations"][0]["source"]).name == page
 
 
-@pytest.mark.parametrize(
-    ("question", "statement", "page"),
-    [
-        ("How do I create a user?", "CREATE USER", "sql-createuser.html"),
-        ("How do I empty a table?", "TRUNCATE", "sql-truncate.html"),  # "empty": TRUNCATE TABLE, no page; TRUNCATE
-        ("How do I update rows in a table?", "UPDATE", "sql-update.html"),  # the verb is the statement's keyword
-        ("How do I copy data from a file into a table?", "COPY", "sql-copy.html"),  # not the option copy_data
-    ],
-)
-def test_a_how_to_naming_a_statement_in_prose_is_answered_from_its_reference_page(manual, question, statement, page):
-    assert named_statement(manual.services.store, question) == statement
-    result = manual.ask(question, context=RULES)
-    assert result["short_answer"] == statement, result["answer"]
-    assert Path(result["citations"][0]["source"]).name == page
 
 
 def test_what_noun_is_answered_by_the_entry_the_noun_names(manual):
@@ -317,9 +302,6 @@ def test_a_program_that_wraps_an_sql_command_is_asked_about_as_that_command(manu
     assert manual.services.question_terms(spelled).synonyms["clusterdb"] == (frozenset({"cluster"}),)
 
 
-def test_two_rankings_take_turns_each_chunk_once():
-    first, second = [{"chunk_id": c} for c in "abc"], [{"chunk_id": c} for c in "dbef"]
-    assert [c["chunk_id"] for c in interleaved(first, second)] == ["a", "d", "b", "c", "e", "f"]
 
 
 def test_a_count_asked_of_a_default_names_the_setting_capping_it(manual):
@@ -335,20 +317,6 @@ def test_a_count_asked_of_a_default_names_the_setting_capping_it(manual):
     assert manual.services.searched_question(counted) == counted
 
 
-def test_a_default_asked_with_which_names_the_setting_the_noun_is(manual):
-    # "what port …" is the setting port ("port (integer)"), unless a program is asked about ("what port does psql …")
-    assert defaulted_setting(manual.services.store, "What port does Postgres listen on if I never touch it?") == [
-        "port"
-    ]
-    assert defaulted_setting(manual.services.store, "What port does psql connect to by default?") == []
-    # a noun no entry is named by, but a part of one setting's name: listen_addresses (string)
-    asked = "Other hosts can't reach my server over TCP. Which address does it bind to by default?"
-    assert defaulted_setting(manual.services.store, asked) == ["listen_addresses"]
-    result = manual.ask(asked, context=RunContext(deciders="rules"))  # the scene's "can't" is not what it asks
-    assert result["short_answer"] == "localhost" and not result["abstained"], result["answer"]
-    assert Path(result["citations"][0]["source"]).name == "runtime-config-connection.html"
-    # a part of several settings' names names none: *_timeout
-    assert defaulted_setting(manual.services.store, "Which timeout applies by default?") == []
 
 
 def test_a_short_form_of_the_collections_name_is_its_name_unless_used_as_a_program():
@@ -362,21 +330,3 @@ def test_a_short_form_of_the_collections_name_is_its_name_unless_used_as_a_progr
     assert own_names_spelled("Is it postgre?", []) == "Is it postgre?"
 
 
-def test_a_duration_asked_of_a_default_names_the_setting_timing_its_word():
-    settings = ["checkpoint_timeout", "statement_timeout", "autovacuum_naptime", "lock_timeout", "deadlock_timeout"]
-    asked = "By default, how often does a checkpoint happen if nothing else triggers one?"
-    assert with_timing_setting(asked, settings) == (
-        "By default, how often does a checkpoint (checkpoint_timeout) happen if nothing else triggers one?"
-    )
-    asked = "How long does autovacuum sleep between runs by default?"
-    assert "autovacuum (autovacuum_naptime) sleep" in with_timing_setting(asked, settings)
-    # two words each with a timing setting: neither is named
-    two = "By default, how long does a session wait on a lock before checking for a deadlock?"
-    assert with_timing_setting(two, settings) == two
-    # no duration asked, no default asked, or a name already given: as it is
-    for question in (
-        "What is the default of a checkpoint?",
-        "How long did the checkpoint take?",
-        "How long is checkpoint_timeout by default?",
-    ):
-        assert with_timing_setting(question, settings) == question

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from core.tuning import TUNING
 from deciders.generator import NO_ANSWER
+from deciders.reader import trust_level
 from evaluation.calibration import abstention_figures, auroc, confidence_figures
 from evaluation.datasets import QAItem, detect_format, load_dataset
 from evaluation.metrics import abstained, alias_contained, answer_text, page_name
@@ -23,7 +23,7 @@ from evaluation.pgdocs import DEFAULT_CORPUS, corpus_collection
 from evaluation.scoring import answer_fields
 from tests.conftest import shared_file, with_shared_files
 
-TRUST = TUNING.confidence_trust
+TRUST = trust_level()
 
 
 @pytest.mark.parametrize("name", ["pgdocs_everyday.jsonl", "pydocs_qa.jsonl"])

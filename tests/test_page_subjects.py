@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from agentic_rag.entry_search import modes_said_of
 from deciders.spans import spans
 from evaluation.pgdocs import DEFAULT_CORPUS
 from graph.context import RunContext
@@ -79,13 +78,6 @@ def test_a_size_is_read_from_the_table_row_of_what_it_measures(manual):
     assert Path(result["citations"][0]["source"]).name == "datatype-numeric.html"
 
 
-def test_a_lock_no_passage_of_the_search_names_is_read_from_the_entries_of_the_modes_said_of_the_command(manual):
-    question = "If I build an index with CREATE INDEX CONCURRENTLY, what lock does it hold on the table?"
-    assert "SHARE UPDATE EXCLUSIVE" in modes_said_of(manual.services.store, question, 8)
-    result = manual.ask("What lock does CREATE INDEX CONCURRENTLY take?", context=RULES)
-    assert result["short_answer"] == "SHARE UPDATE EXCLUSIVE", result["answer"]
-    assert "explicit-locking.html" in {Path(c["source"]).name for c in result["citations"]}
-    assert modes_said_of(manual.services.store, "What lock does it take?", 8) == []  # no command named
 
 
 def test_a_command_named_as_where_to_look_is_no_answer():

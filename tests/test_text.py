@@ -5,19 +5,7 @@ from __future__ import annotations
 import bm25s
 
 from core.spelling import coined_words, near_words, spellings, unknown_words
-from core.text import (
-    STOPWORDS,
-    _stemmer,
-    api_entry_name,
-    continued_entry,
-    cross_reference,
-    identifiers,
-    is_heading,
-    lemma,
-    names,
-    sentences,
-    terms,
-)
+from core.text import STOPWORDS, _stemmer, api_entry_name, identifiers, is_heading, lemma, names, sentences, terms
 from core.wording import asked
 
 
@@ -141,14 +129,6 @@ def test_a_reference_pages_name_line_is_a_sentence_of_its_own():
     assert sentences("It was — as the text says — a long wait.") == ["It was — as the text says — a long wait."]
 
 
-def test_a_cross_reference_names_the_term_an_entry_sends_the_reader_to():
-    glossary = "- Vacuum\n- See Also Autovacuum.\n- WAL\n- See Write-ahead log.\n- WAL file\n- Also known as WAL."
-    assert cross_reference(glossary, "wal") == "Write-ahead log"
-    assert cross_reference(glossary, "WAL file") is None  # an entry that says what it is
-    assert cross_reference(glossary, "Vacuum") is None  # "See Also" adds, it does not send elsewhere
-    assert cross_reference("See Write-ahead log.", "WAL") is None  # no entry of the term
-    standby = "- Standby (server)\n- See Replica (server).\n- Startup process"
-    assert cross_reference(standby, "standby server") == "Replica server"  # brackets dropped on both sides
 
 
 def test_a_coined_lower_case_word_names_a_product():
@@ -184,18 +164,8 @@ ENTRY = (
 )
 
 
-def test_a_chunk_inside_an_entry_continues_the_entry_of_the_chunk_before():
-    assert continued_entry(ENTRY, "The default value is four megabytes (4MB).") == "work_mem (integer)"
-    options = "- -c number\n--connection-limit=number\n- Set a maximum number"  # a term written two ways
-    assert continued_entry(options, "of connections. The default is no limit.") == "-c number"
 
 
-def test_a_chunk_opening_an_entry_or_a_section_or_holding_the_term_continues_none():
-    assert continued_entry(ENTRY, "- maintenance_work_mem (integer)\n- Specifies the memory.") is None
-    assert continued_entry(ENTRY, "Other Settings\nText of another section.") is None
-    assert continued_entry(ENTRY + "Notes\nSee also the planner.", "The default is 4MB.") is None
-    assert continued_entry(ENTRY, "- work_mem (integer)\n- Sets the base maximum amount of memory.") is None
-    assert continued_entry("Plain text.\nMore text.", "The default is 4MB.") is None
 
 
 def test_a_count_asked_says_no_many():

@@ -6,7 +6,7 @@ from conftest import answer_reply, scripted
 from langchain_core.messages import HumanMessage
 
 from core.tuning import Tuning
-from core.wording import equated, equivalents, said_terms
+from core.wording import said_terms
 from deciders.generator import NO_ANSWER, AnswerRequest, ExtractiveGenerator
 from deciders.lexicon import MODEL_FREE
 from deciders.llm_generator import LLMGenerator
@@ -292,22 +292,6 @@ def test_a_yes_or_no_about_a_default_compares_the_default_found():
     assert yes.short_answer == "Yes"
 
 
-def test_a_glossarys_cross_references_equate_terms_a_sentence_then_says_by_either():
-    references = [
-        ("Standby (server)", "Replica (server)"),  # the qualifier "(server)" is no part of the name
-        ("WAL", "Write-ahead log"),
-        ("Data area", "Data directory"),  # they share "data": nothing to equate
-        ("Return Value", "SPI_execute"),  # code, no glossary name
-    ]
-    synonyms = equivalents(references)
-    assert synonyms == {
-        "standbi": (frozenset({"replica"}),),
-        "replica": (frozenset({"standbi"}),),
-        "wal": (frozenset({"write", "ahead", "log"}),),
-    }
-    assert "replica" in equated(said_terms("Create a file standby.signal in the standby's data directory."), synonyms)
-    assert "wal" in equated(said_terms("The write-ahead log is flushed."), synonyms)
-    assert "wal" not in equated(said_terms("The log is flushed."), synonyms)  # all of its equivalent, or nothing
 
 
 def test_a_how_tos_command_is_read_from_its_best_sentence_not_an_example_after_it():
