@@ -16,7 +16,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from agentic_rag.collections_cli import collections
+from agentic_rag.collections_cli import collections, warn_unfinished_ingests
 from agentic_rag.demo import demo
 from agentic_rag.eval_cli import evaluate, evaluate_docs
 from agentic_rag.mcp_cli import mcp
@@ -219,6 +219,7 @@ def ask(
                 )
             note = " (continued)" if known else " (new)" if given else ""
             typer.echo(f"thread: {thread}{note}", err=True)
+            warn_unfinished_ingests(application, [application.settings.collection])
             on_event = stream_printer() if stream and not as_json else None
             result = application.ask(question, thread_id=thread, context=context, on_event=on_event)
         except KeyboardInterrupt:
@@ -267,14 +268,15 @@ def threads(
     collection: Annotated[Optional[str], typer.Option("--collection", help="Only threads asked on it.")] = None,
 ) -> None:
     """Recent threads: status (done, interrupted for a review, unfinished), collection, last update
-    and question."""
+    and question; then a note for each of their collections whose last ingest did not finish."""
     if status not in (None, "done", "interrupted", "unfinished"):
         raise ConfigurationError(f"--status {status!r}: use done, interrupted or unfinished")
     with open_app(settings_from(data_dir, None)) as application:
         rows = application.threads(limit, status, collection)
-    print_rows(rows, as_json, thread_line)
-    if not rows and not as_json:  # an empty answer says what was looked for
-        typer.echo(no_threads_message(status, collection))
+        print_rows(rows, as_json, thread_line)
+        if not rows and not as_json:  # an empty answer says what was looked for
+            typer.echo(no_threads_message(status, collection))
+        warn_unfinished_ingests(application, {row.get("collection") for row in rows} | {collection})
 
 
 @app.command()

@@ -5,16 +5,44 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Iterable
 
 import typer
 
 from agentic_rag.options import AsJson, DataDir, open_app, require_database, settings_from
 
 if TYPE_CHECKING:
+    from agentic_rag.app import App
     from store.collections import CollectionInfo
 
 collections = typer.Typer()
+
+
+def warn_unfinished_ingests(application: App, names: Iterable[str | None]) -> None:
+    """Say on stderr, for each of the collections ``names`` whose last ingest did not finish
+    (:func:`store.collections.unfinished_ingests`), that its answers may miss documents and the
+    command that continues it; nothing when the data folder holds no database yet.
+
+    Args:
+        application: the command's app (its settings name the database).
+        names: the collections the command reads (``None`` entries are passed over).
+
+    Raises:
+        StoreUnavailableError: the database cannot be reached.
+    """
+    from store.collections import unfinished_ingests
+
+    settings = application.settings
+    if settings.database_url is None and not (settings.data_dir / "pg").is_dir():
+        return
+    for unfinished in unfinished_ingests(application.services.database_url, names):
+        started = unfinished.started.astimezone().strftime("%Y-%m-%d %H:%M")
+        typer.echo(
+            f"note: the last ingest into collection '{unfinished.collection}' (started {started}) did not finish, "
+            "so answers may miss some of its documents; unless it is still running, continue it by running the "
+            f"same ingest command again (unchanged files are skipped): {unfinished.command}",
+            err=True,
+        )
 
 
 def collection_table(found: list[CollectionInfo]) -> list[str]:

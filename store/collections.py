@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Iterable
 
 import psycopg
 
@@ -60,6 +61,52 @@ def list_collections(conn: psycopg.Connection) -> list[CollectionInfo]:
         done = None if started is None else finished is not None and finished >= started
         found.append(CollectionInfo(name, chunks, sources, model, dimension, started or last_source, done))
     return found
+
+
+@dataclass(frozen=True)
+class UnfinishedIngest:
+    """A collection whose last ingest did not finish (:func:`unfinished_ingests`)."""
+
+    collection: str
+    started: datetime
+    """When that ingest started."""
+    command: str
+    """The ingest command that continues it (:meth:`store.catalog.Catalog.rebuild_command`)."""
+
+
+def unfinished_ingests(url: str, names: Iterable[str | None]) -> list[UnfinishedIngest]:
+    """Of the collections ``names``, those whose last ingest started and did not finish: stopped
+    by Ctrl-C, ``kill -9`` or a crash (or still running), so they answer from part of their
+    documents. Running the same ingest again continues it: unchanged files are skipped.
+
+    Args:
+        url: the database (see :func:`store.connection.connect`).
+        names: collection names; ``None`` and names of no collection are passed over.
+
+    Returns:
+        The unfinished ones, by name.
+
+    Raises:
+        StoreUnavailableError: the database cannot be reached.
+    """
+    wanted = sorted({name for name in names if name})
+    if not wanted:
+        return []
+    conn = connect(url)
+    try:
+        if conn.execute("SELECT to_regclass('rag_collections')").fetchone()[0] is None:
+            return []
+        Catalog(conn, "").create()  # collections from before the ingest times were recorded gain the columns
+        rows = conn.execute(
+            """SELECT name, ingest_started_at FROM rag_collections
+               WHERE name = ANY(%s) AND ingest_started_at IS NOT NULL
+                 AND (ingest_finished_at IS NULL OR ingest_finished_at < ingest_started_at)
+               ORDER BY name""",
+            (wanted,),
+        ).fetchall()
+        return [UnfinishedIngest(name, started, Catalog(conn, name).rebuild_command()) for name, started in rows]
+    finally:
+        conn.close()
 
 
 def collections_at(url: str) -> list[CollectionInfo]:

@@ -9,6 +9,7 @@ import json
 import math
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -311,3 +312,40 @@ def test_a_page_nested_deeper_than_the_parser_allows_keeps_its_text(data_dir, tm
     for sentence in ("The kea is a large parrot of the South Island.", "It eats roots."):
         assert sentence in chunk["text"]
     assert "Seen near Arthur's Pass." in chunk["text"] or not framed
+
+
+def test_ask_and_threads_say_when_the_last_ingest_did_not_finish(data_dir, tmp_path):
+    """Item 8: an ingest killed with -9 left a collection that answered from part of its
+    documents with no hint. ``ask`` and ``threads`` now say that the last ingest did not finish
+    and give the command that continues it; once it is run, the note is gone."""
+    (tmp_path / "kea.md").write_text(KEA)
+    (tmp_path / "tui.md").write_text(TUI)
+    half = App(Settings(data_dir=data_dir, collection="bad_half"))
+    try:
+        half.ingest([tmp_path])
+        half.services.store.catalog.start_ingest()  # what an ingest killed with -9 leaves
+    finally:
+        half.close()
+    note = (
+        "note: the last ingest into collection 'bad_half' (started {}) did not finish, so answers may miss some of "
+        "its documents; unless it is still running, continue it by running the same ingest command again "
+        f"(unchanged files are skipped): agentic-rag ingest {tmp_path} --collection bad_half"
+    )
+
+    asked = run_cli(data_dir, "ask", "Where does the kea live?", "--thread", "half-kea", "--new", collection="bad_half")
+    assert asked.returncode == 0 and "Answer:" in asked.stdout, asked.stderr
+    started = re.search(r"\(started ([\d:\- ]+)\)", asked.stderr)
+    assert started and note.format(started[1]) in asked.stderr.splitlines(), asked.stderr
+    listed = run_cli(data_dir, "threads", "--collection", "bad_half")
+    assert "half-kea" in listed.stdout and note.format(started[1]) in listed.stderr.splitlines(), listed.stderr
+    as_json = run_cli(data_dir, "threads", "--collection", "bad_half", "--json")
+    assert json.loads(as_json.stdout)[0]["thread_id"] == "half-kea" and "did not finish" in as_json.stderr
+
+    command = shlex.split(note.format(started[1]).rsplit(": ", 1)[1])  # the command the note gives
+    again = run_cli(data_dir, *command[1:])
+    assert again.returncode == 0 and again.stdout.startswith("2 files: 0 ingested, 2 unchanged"), again.stdout
+    finished = run_cli(
+        data_dir, "ask", "And what does the tui sound like?", "--thread", "half-kea", collection="bad_half"
+    )
+    assert finished.returncode == 0 and "did not finish" not in finished.stderr, finished.stderr
+    assert "did not finish" not in run_cli(data_dir, "threads").stderr
