@@ -191,7 +191,7 @@ class ChunkStore:
             One update per item, in order.
 
         Raises:
-            EmbeddingMismatchError: the model gave vectors of another size than the collection's.
+            EmbeddingMismatchError: the model's vectors are not the size of the collection's.
         """
         return self.writer.write(items, on_progress)
 
@@ -247,20 +247,12 @@ class ChunkStore:
 
     def dense_search(self, query: str, k: int, where: ChunkFilter | None = None) -> list[tuple[str, float]]:
         """Top ``k`` chunk ids by cosine similarity to the query embedding, best first; only
-        chunks ``where`` allows.
-
-        Raises:
-            EmbeddingMismatchError: see :meth:`embed_query`.
-        """
+        chunks ``where`` allows. Raises ``EmbeddingMismatchError`` as :meth:`embed_query` does."""
         return self.vectors.search(self.embed_query(query), k, where)
 
     def embed_query(self, query: str) -> list[float]:
-        """The query's embedding, checked against the collection's dimension.
-
-        Raises:
-            EmbeddingMismatchError: the model gave a vector of another size than the collection's
-                (:func:`store.vectors.require_dimension`).
-        """
+        """The query's embedding; raises ``EmbeddingMismatchError`` when the model gave a vector of
+        another size than the collection's (:func:`store.vectors.require_dimension`)."""
         vector = self.embedding.embeddings.embed_query(query)
         require_dimension(len(vector), self.embedding.model_id, self.embedding.dimension, self.collection)
         return vector
@@ -271,10 +263,7 @@ class ChunkStore:
 
         Returns:
             chunk id → relevance 0–1 (see :func:`store.fusion.normalised`); ids not in the
-            collection are absent.
-
-        Raises:
-            EmbeddingMismatchError: see :meth:`embed_query`.
+            collection are absent. Raises ``EmbeddingMismatchError`` as :meth:`embed_query` does.
         """
         if not ids:
             return {}
