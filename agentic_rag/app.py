@@ -32,8 +32,8 @@ OnEvent = Callable[[str, Any], None]
 """Receives ``(mode, data)`` while a run streams: ``("custom", {"node": name, **hop trace
 entry})`` per hop step as it happens, ``("messages", (message, metadata))`` for each message the
 turn adds to the conversation: the question (``HumanMessage``, from ``route``), then the final
-answer (``AIMessage``) — never a decider's reply or a draft the grounding check rejected (see
-:mod:`nodes.generate`)."""
+answer (``AIMessage``), once — never a decider's reply, a draft the grounding check rejected or one
+a review replaced (see :mod:`nodes.generate`)."""
 
 NO_ANSWER: Any = object()
 """Marker for "no resume value given" (``None`` is a valid JSON answer)."""

@@ -191,7 +191,13 @@ def after_check_grounding(state: AgentState) -> Literal["generate", "review_answ
     """An ungrounded first draft is regenerated once; then the optional answer review."""
     if state.get("grounding", {}).get("status") == "regenerate":
         return "generate"
-    return "review_answer" if recorded(state).review_answer else END
+    return "review_answer" if reviews_answer(state) else END
+
+
+def reviews_answer(state: AgentState) -> bool:
+    """Whether a kept draft goes to the human answer review: it then enters the conversation
+    (and the messages stream) when the review ends, as the review leaves it, not before."""
+    return recorded(state).review_answer
 
 
 def after_review_answer(state: AgentState) -> Literal["generate", "__end__"]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from core.calibration import calibrate
 from deciders.answer_types import confidence_group
 from graph.context import RunContext
-from graph.policy import answer_confidence, generation_plan
+from graph.policy import answer_confidence, generation_plan, reviews_answer
 from graph.services import GraphServices
 from graph.state import AgentState
 from nodes.generate import answer_message
@@ -21,7 +21,8 @@ def make_node(services: GraphServices):
         passages and claim nothing, are not checked) and set
         ``grounding`` (``status``: ``grounded``, ``regenerate``, ``unsupported`` or
         ``unchecked``), ``unsupported_claims`` and ``confidence``; a kept draft is added to
-        ``messages`` (a rejected one never is)."""
+        ``messages`` (a rejected one never is), unless the answer review follows: it adds the
+        answer it ends with."""
         mode, evidence = generation_plan(state, services.tuning)
         by_id = {c["chunk_id"]: c for c in evidence}
         cited = [(c["mark"], by_id[c["chunk_id"]]) for c in state.get("citations", []) if c["chunk_id"] in by_id]
@@ -39,8 +40,9 @@ def make_node(services: GraphServices):
                 notes.append(f"check_grounding: {grounding.note}")
         if status == "regenerate":
             notes.append(f"check_grounding: {len(unsupported)} unsupported claim(s); regenerating without them")
-        else:  # the draft is kept: it enters the conversation (and the messages stream) now, once
-            update["messages"] = [answer_message(state)]
+        else:  # kept: it enters the conversation (and the messages stream) now, once; a reviewed one when
+            if not reviews_answer(state):  # the review ends, as the review leaves it (nodes.review_answer)
+                update["messages"] = [answer_message(state)]
             if status == "unsupported":
                 notes.append(
                     f"check_grounding: still unsupported after regenerating: {unsupported}; confidence lowered"

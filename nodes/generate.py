@@ -1,6 +1,7 @@
 """Generate: the answer with citations, a caveat answer, or a direct reply. A draft enters the
 conversation (``messages``, hence LangGraph's ``stream_mode="messages"``) only once it is final:
-a direct reply here, an answer once :mod:`nodes.check_grounding` keeps it."""
+a direct reply here, an answer once :mod:`nodes.check_grounding` keeps it or, with the answer
+review on, as the review ends (:mod:`nodes.review_answer`)."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from langchain_core.messages import AIMessage, RemoveMessage
 from graph.interrupts import ANSWER_ACCEPTS, AnswerDecisionIn, AnswerReview, ask_reviewer, evidence_views
 from graph.policy import generation_plan
 from graph.state import AgentState
+from nodes.generate import answer_message
 
 
 def resolve_ids(given: list[str], known: set[str]) -> tuple[set[str], list[str]]:
@@ -33,8 +34,14 @@ def review_answer(state: AgentState) -> dict:
     * edit — end with the reviewer's text (citations kept where their ``[mark]`` remains; no
       short answer and no confidence: the generator's no longer apply);
     * drop — remove the chunks (ids, or unique prefixes of them) from the evidence and
-      regenerate (the draft leaves the conversation); unknown or ambiguous ids are refused and
+      regenerate (the new draft is reviewed in turn); unknown or ambiguous ids are refused and
       the reviewer asked again.
+
+    The draft is not in the conversation while it waits (:func:`graph.policy.reviews_answer`):
+    the answer the review ends with (the approved draft or the edited text) enters ``messages``
+    here, so a client of LangGraph's ``stream_mode="messages"`` sees one answer per question,
+    never a draft the review replaced. A thread paused by an earlier release holds its draft in
+    ``messages`` already: it is kept, replaced or removed instead.
     """
     _, evidence = generation_plan(state)
     known = {c["chunk_id"] for c in evidence}
@@ -59,26 +66,27 @@ def review_answer(state: AgentState) -> dict:
         return f"citation marks {stray} cite nothing; the draft's marks are {sorted(marks)}" if stray else None
 
     decision = ask_reviewer(dict(payload), ids_known)
+    last = state["messages"][-1] if state.get("messages") else None
+    draft = last if isinstance(last, AIMessage) else None  # paused by an earlier release: in the conversation
     if decision.action == "approve":
-        return {"reviewed": "approved"}
-    draft = state["messages"][-1]
+        return {"reviewed": "approved", "messages": [] if draft else [answer_message(state)]}
     if decision.action == "edit":
         marks = {int(m) for m in re.findall(r"\[(\d+)\]", decision.answer)}
         # the reviewer's text replaces the draft: its short answer and confidence no longer apply
-        record = {**draft.additional_kwargs, "short_answer": None}
-        return {
+        edit = {
             "answer": decision.answer,
             "short_answer": None,
             "confidence": None,
             "citations": [c for c in state.get("citations", []) if c["mark"] in marks],
-            "messages": [AIMessage(decision.answer, id=draft.id, additional_kwargs=record)],
-            "reviewed": "edited",
         }
+        message = answer_message({**state, **edit})
+        message.id = draft.id if draft else None
+        return {**edit, "messages": [message], "reviewed": "edited"}
     dropped, _ = resolve_ids(decision.chunk_ids, known)
     update = {
         "evidence": [c for c in state.get("evidence", []) if c["chunk_id"] not in dropped],
         "chunks": [c for c in state.get("chunks", []) if c["chunk_id"] not in dropped],
-        "messages": [RemoveMessage(id=draft.id)],
+        "messages": [RemoveMessage(id=draft.id)] if draft else [],
         "grounding": {},  # the new draft gets its own check and its own regeneration
         "reviewed": "dropped",
         "notes": [f"review: dropped {len(dropped)} chunk(s) and regenerated"],

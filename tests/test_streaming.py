@@ -66,3 +66,48 @@ def test_ask_stream_prints_each_hop_then_the_answer(data_dir):
     answer = json.loads(subprocess.run([*run, "ask", DONNIE, "--json"], env=env, capture_output=True).stdout)["answer"]
     assert first_hop < graded < lines.index(answer)  # hops as they happen, then the answer
     assert proc.stdout.count(answer) == 1 and "stop: " in proc.stdout
+
+
+def test_a_reviewed_answer_streams_once_the_one_the_review_kept(make_app, tmp_path):
+    """Issue 51 item 2: with ``review_answer`` on, a client streaming ``stream_mode="messages"``
+    saw the draft before the review, then after a drop the regenerated answer as well (two
+    answers), and after an edit nothing (it kept the unedited draft; the thread held the edit under
+    the same message id). Now each reviewed question streams exactly one answer, when the review
+    ends: the approved draft, the edited text or the regenerated answer, as the thread keeps it."""
+    from langgraph.types import Command
+
+    (tmp_path / "kea.md").write_text("# Kea\n\nThe kea is a large parrot that lives in the South Island.\n")
+    (tmp_path / "tui.md").write_text("# Tui\n\nThe tui is a songbird whose song mixes bells and clicks.\n")
+    app = make_app()
+    app.ingest([tmp_path])
+    context = RunContext(deciders="rules", review_answer=True)
+
+    def streamed(thread: str, *answers) -> tuple[list[tuple[str, str]], dict]:
+        """The answers a client streaming the question and then each review answer sees, and the
+        thread's state at the end."""
+        config = {"configurable": {"thread_id": thread}}
+        inputs = [question_input("Where does the kea live?", context), *(Command(resume=a) for a in answers)]
+        seen = []
+        for graph_input in inputs:
+            for message, _ in app.graph.stream(graph_input, config, context=context, stream_mode="messages"):
+                if message.type in ("ai", "AIMessageChunk"):
+                    seen.append((message.id, message.content))
+        return seen, app.graph.get_state(config)
+
+    def kept(state) -> list[tuple[str, str]]:
+        return [(m.id, m.content) for m in state.values["messages"] if m.type == "ai"]
+
+    first, state = streamed("review-stream-pause")
+    assert first == [] and state.interrupts and "South Island" in state.interrupts[0].value["answer"]  # nothing yet
+
+    approved, state = streamed("review-stream-approve", "approve")
+    assert approved == kept(state) and len(approved) == 1 and "South Island" in approved[0][1]
+    assert state.values["answer"] == approved[0][1] and not state.next
+
+    edited, state = streamed("review-stream-edit", {"action": "edit", "answer": "On the South Island [1]."})
+    assert edited == kept(state) and [text for _, text in edited] == ["On the South Island [1]."]
+
+    draft = app.graph.get_state({"configurable": {"thread_id": "review-stream-pause"}}).values["evidence"]
+    dropped, state = streamed("review-stream-drop", {"action": "drop", "chunk_ids": [draft[0]["chunk_id"]]}, "approve")
+    assert dropped == kept(state) and len(dropped) == 1, dropped  # the regenerated answer only
+    assert "South Island" not in dropped[0][1] and state.values["reviewed"] == "approved"
