@@ -117,7 +117,9 @@ def graph_diagram() -> str:
 
     graph = build_graph({name: (lambda state, runtime: {}) for name in NODES})
     mermaid = graph.get_graph().draw_mermaid()
-    mermaid = "\n".join(line for line in mermaid.splitlines() if not line.startswith(("---", "config:", "  flowchart:", "    curve:")))
+    mermaid = "\n".join(
+        line for line in mermaid.splitlines() if not line.startswith(("---", "config:", "  flowchart:", "    curve:"))
+    )
     return f"```mermaid\n{mermaid.strip()}\n```"
 
 
@@ -137,7 +139,7 @@ def docqa_table() -> str:
     summary, path = _docqa()
     if summary is None:
         return (
-            "!!! note \"Not measured in this build\"\n"
+            '!!! note "Not measured in this build"\n'
             "    No doc-QA result file was found (`bench/results/docqa.json` or `eval-out/docqa/summary.json`).\n"
             "    Run `agentic-rag eval-docs --loco eval-out/reader/folds` (see [Evaluation](evaluation.md)) and\n"
             "    copy `eval-out/docqa/summary.json` to `bench/results/docqa.json` to record it; this table is\n"
@@ -147,12 +149,20 @@ def docqa_table() -> str:
     rows = [
         f"From `{path.relative_to(ROOT)}` ({kind}).",
         "",
-        "| manual | answerable | right | \"trust it\" share | right when trusted | unanswerable | declined "
+        '| manual | answerable | right | "trust it" share | right when trusted | unanswerable | declined '
         "| wrongly declined |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for name, values in [*summary.get("manuals", {}).items(), ("**pooled**", summary.get("pooled", {}))]:
-        keys = ("answerable", "right", "trusted_share", "trusted_precision", "unanswerable", "declined", "false_decline")
+        keys = (
+            "answerable",
+            "right",
+            "trusted_share",
+            "trusted_precision",
+            "unanswerable",
+            "declined",
+            "false_decline",
+        )
         rows.append(f"| {name} | " + " | ".join(_ratio(values.get(k)) for k in keys) + " |")
     return "\n".join(rows)
 
@@ -171,12 +181,12 @@ def reader_table() -> str:
         f"From `deciders/reader_model.json` (fitted at commit `{manifest.get('commit', '?')}` on "
         f"{manifest.get('questions', '?')} questions; {manifest.get('method', '')}). "
         + (
-            f"\"trust it\" from a calibrated confidence of {trust}."
+            f'"trust it" from a calibrated confidence of {trust}.'
             if trust is not None and trust <= 1
-            else "No confidence reached 0.90 precision on held-out manuals, so no answer is marked \"trust it\"."
+            else 'No confidence reached 0.90 precision on held-out manuals, so no answer is marked "trust it".'
         ),
         "",
-        "| manual held out | answerable | right | \"trust it\" share | right when trusted | unanswerable | declined "
+        '| manual held out | answerable | right | "trust it" share | right when trusted | unanswerable | declined '
         "| wrongly declined |",
         "|---|---|---|---|---|---|---|---|",
     ]
@@ -227,7 +237,7 @@ def cli_latency_table() -> str:
     for name, case in data.get("results", {}).items():
         rows.append(f"| {name} | {case['median_s']} | {case.get('cpu_median_s', '–')} |")
     if data.get("question"):
-        rows += ["", f"`ask` asked \"{data['question']}\" of the collection `{data.get('collection')}`."]
+        rows += ["", f'`ask` asked "{data["question"]}" of the collection `{data.get("collection")}`.']
     return "\n".join(rows)
 
 
@@ -247,7 +257,7 @@ def summary_table() -> str:
         rows.append(f"| answerable questions answered right | {reader['right']:.2f} | {source} |")
         rows.append(f"| unanswerable questions declined | {reader['declined']:.2f} | {source} |")
         rows.append(f"| answerable questions wrongly declined | {reader['false_decline']:.2f} | {source} |")
-        rows.append(f"| answers shown as \"trust it\" | {reader['trusted_share']:.2f} | {source} |")
+        rows.append(f'| answers shown as "trust it" | {reader["trusted_share"]:.2f} | {source} |')
     summary, path = _docqa()
     if summary and summary.get("pooled"):
         pooled = summary["pooled"]
