@@ -113,8 +113,11 @@ def evaluate_docs(
         Optional[str], typer.Option(help="Comma-separated manuals (default: every one installed); see --list.")
     ] = None,
     loco: Annotated[
+        bool, typer.Option(help="Leave-one-corpus-out: answer each manual with the reader fitted without it.")
+    ] = False,
+    folds: Annotated[
         Optional[Path],
-        typer.Option(help="Leave-one-corpus-out: the folder of fold models (python -m evaluation.train_reader)."),
+        typer.Option(help="--loco: the fold models' folder (default: the shipped evaluation/reader_folds)."),
     ] = None,
     limit: Annotated[Optional[int], typer.Option(help="Only the first N questions of each set.")] = None,
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("eval-out/docqa"),
@@ -144,9 +147,11 @@ def evaluate_docs(
     if not found:
         raise ConfigurationError("no doc-QA set is installed; see agentic-rag eval-docs --list")
     settings = settings_from(data_dir, None)
+    from evaluation.train_reader import FOLDS
+
     summary = run_docsets(
-        found, lambda name: App(settings.model_copy(update={"collection": name})), out, loco, limit,
-        deciders or "rules",
+        found, lambda name: App(settings.model_copy(update={"collection": name})), out,
+        (folds or FOLDS) if loco else None, limit, deciders or "rules",
     )  # fmt: skip
     from evaluation.docqa import markdown
 

@@ -123,11 +123,18 @@ def headline(result: dict) -> str | None:
 
 def doubt(result: dict) -> str:
     """What follows the printed short answer when its confidence is below the level to trust
-    (:func:`deciders.reader.trust_level`): " (unsure: confidence 0.40, below 0.85)"; else nothing."""
+    (:func:`deciders.reader.trust_level`): " (unsure: confidence 0.40, below 0.85)", or without the level
+    when the reader has none (no confidence was right 90 % of the time on manuals held out); else nothing."""
     from deciders.reader import trust_level
 
     confidence, trust = result.get("confidence"), trust_level()
-    return "" if confidence is None or confidence >= trust else f" (unsure: confidence {confidence:.2f}, below {trust})"
+    if confidence is None or confidence >= trust:
+        return ""
+    return (
+        f" (unsure: confidence {confidence:.2f}, below {trust})"
+        if trust <= 1
+        else f" (unsure: confidence {confidence:.2f})"
+    )
 
 
 def answer_line(result: dict) -> str | None:

@@ -20,6 +20,7 @@ from core.tuning import TUNING, Tuning
 from core.wording import Synonyms
 from deciders.answer_types import AnswerType, default_check, expected_type
 from deciders.chunks import HopChunk
+from deciders.comparison import Comparison, compare
 from deciders.decomposer import PARALLEL
 from deciders.lexicon import MODEL_FREE
 from deciders.passages import answer_sentences, citation_marks, cite, closest_passages, renumbered, with_context
@@ -94,7 +95,8 @@ class ExtractiveGenerator:
     question, else none (the sentence is the headline). Abstains — says the documents do not
     answer and shows the closest passages — when the question names something no document
     contains (``absent_terms``) or the calibrated probability is below the model's
-    ``decline_below``."""
+    ``decline_below``. A comparison of named options ("Which is older, A or B?") is answered
+    by comparing the values the evidence gives each (:mod:`deciders.comparison`)."""
 
     def __init__(
         self, tuning: Tuning = TUNING, embeddings: Embeddings | None = None, reader: ReaderModel | None = None
@@ -171,6 +173,8 @@ class ExtractiveGenerator:
         kind = expected_type(question)
         ranked = rank(question, kind, evidence, request.term_weights, self.reader, self.embeddings, request.avoid)
         confidence = round(self.reader.calibrated(ranked[0].score), 4) if ranked else 0.0
+        if mode == "answer" and not request.absent_terms and (verdict := compare(question, evidence)):
+            return compared(verdict, confidence)
         if mode == "answer" and ranked and not request.absent_terms and confidence >= self.reader.decline_below:
             best = ranked[0]
             chosen = [best]
@@ -186,6 +190,14 @@ class ExtractiveGenerator:
         body, cited = cite(closest)
         text = f"{NO_ANSWER} contain a clear answer to this question{never}. The closest passages found: {body}"
         return Answer(text, cited, MODEL_FREE, abstained=True, support=0.0 if never else confidence)
+
+
+def compared(comparison: Comparison, support: float) -> Answer:
+    """The answer to a comparison: the winner as the short answer, each option's sentence cited."""
+    marks = citation_marks([chunk["chunk_id"] for *_, chunk in comparison.values])
+    text = " ".join(f"{sentence} [{marks[chunk['chunk_id']]}]" for _, _, sentence, chunk in comparison.values)
+    cited = [(n, cid) for cid, n in marks.items()]
+    return Answer(text, cited, MODEL_FREE, short_answer=comparison.winner, support=support)
 
 
 def headline(kind: AnswerType, best: Candidate, question: str) -> str | None:

@@ -230,3 +230,15 @@ ACRONYMS = frozenset(
 "WAL"), unlike SQL's keywords ("VACUUM", "CREATE INDEX")."""
 
 # -- contrasts (generator: a question asking about the opposite of what a passage says) -----------
+
+
+def _any_word(words: str) -> re.Pattern:
+    return re.compile(rf"\b({'|'.join(words.split())})\b", re.I)
+
+
+SMALLEST_DATE = _any_word("older oldest earlier earliest first before sooner")
+LARGEST_DATE = _any_word("younger youngest later latest newer newest recently last after")
+LARGEST = _any_word("more most larger largest bigger biggest higher highest longer longest taller greater")
+SMALLEST = _any_word("less least fewer fewest smaller smallest lower lowest shorter shortest")
+"""Comparison words and the direction each asks for (:mod:`deciders.comparison`): the smallest or
+largest date, or number."""

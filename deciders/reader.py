@@ -122,8 +122,9 @@ def load_model(path: Path | None = None) -> ReaderModel:
 
 
 def trust_level() -> float:
-    """The calibrated confidence from which an answer is shown as "trust it": the lowest whose
-    answers were right at least 90 % of the time on manuals held out of the fit."""
+    """The calibrated confidence (0–1) from which an answer is shown as "trust it": the lowest whose
+    answers were right at least 90 % of the time on manuals held out of the fit; above 1 (no answer
+    is trusted) when no level was."""
     return load_model().trust_from
 
 

@@ -31,6 +31,9 @@ class DocSet:
     """The Debian package that installs the corpus folder."""
     exclude: tuple[str, ...] = ()
     """gitignore-style patterns of files under the folder left out of the collection."""
+    benchmark: bool = True
+    """Run by default in the benchmark; ``False``: training data only (a set read question by question
+    while rules were written, whose figures would not be a fair test)."""
     manual: str = ""
     """The manual it asks about, when another set asks about it too (one leave-one-out fold per
     manual); empty: ``name``."""
@@ -45,7 +48,7 @@ DOCSETS: tuple[DocSet, ...] = (
     DocSet("postgresql", SHARED / "pgdocs_qa_dev.jsonl", Path("/usr/share/doc/postgresql-doc-15/html"),
            "postgresql-doc-15"),
     DocSet("postgresql-everyday", OWN / "pgdocs_everyday.jsonl", Path("/usr/share/doc/postgresql-doc-15/html"),
-           "postgresql-doc-15", manual="postgresql"),
+           "postgresql-doc-15", benchmark=False, manual="postgresql"),
     DocSet("django", SHARED / "docqa/django_qa.jsonl", Path("/usr/share/doc/python-django-doc/html"),
            "python-django-doc", ("_modules/*", "_sources/*")),
     DocSet("flask", SHARED / "docqa/flask_qa.jsonl", Path("/usr/share/doc/python-flask-doc/html"),
@@ -59,8 +62,9 @@ DOCSETS: tuple[DocSet, ...] = (
 """Every manual of the benchmark, in report order."""
 
 
-def available(names: list[str] | None = None) -> tuple[list[DocSet], list[str]]:
-    """The sets (all, or those in ``names``) whose question file and corpus folder both exist.
+def available(names: list[str] | None = None, training: bool = False) -> tuple[list[DocSet], list[str]]:
+    """The sets (those in ``names``; else the benchmark's, or with ``training`` all) whose question
+    file and corpus folder both exist.
 
     Returns:
         (the sets, one "name: reason" line per set left out).
@@ -72,7 +76,7 @@ def available(names: list[str] | None = None) -> tuple[list[DocSet], list[str]]:
     unknown = sorted(set(names or ()) - set(known))
     if unknown:
         raise ValueError(f"unknown doc set(s) {', '.join(unknown)}; known: {', '.join(known)}")
-    chosen = [known[n] for n in names] if names else list(DOCSETS)
+    chosen = [known[n] for n in names] if names else [s for s in DOCSETS if training or s.benchmark]
     found, skipped = [], []
     for docset in chosen:
         if not docset.questions.is_file():

@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", help="comma-separated set names (default: every available set)")
     parser.add_argument("--out", type=Path, default=Path("eval-out/reader"))
     args = parser.parse_args(argv)
-    sets, skipped = available(args.sets.split(",") if args.sets else None)
+    sets, skipped = available(args.sets.split(",") if args.sets else None, training=True)
     for line in skipped:
         print(f"skipped {line}", file=sys.stderr)
     args.out.mkdir(parents=True, exist_ok=True)

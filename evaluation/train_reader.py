@@ -16,7 +16,7 @@ share of answerable questions trusted and the precision there, unanswerable ones
 answerable ones wrongly declined. The shipped model is fitted on every manual; its calibration
 and thresholds come from the pooled held-out predictions. Usage::
 
-    python -m evaluation.train_reader [--data eval-out/reader] [--folds eval-out/reader/folds] \
+    python -m evaluation.train_reader [--data eval-out/reader] [--folds evaluation/reader_folds] \
         [--out deciders/reader_model.json]
 """
 
@@ -38,6 +38,8 @@ from deciders.reader import FEATURES, MODEL_FILE
 from deciders.reader import featurize as reader_features
 
 SEED = 0
+FOLDS = Path(__file__).with_name("reader_folds")
+"""The shipped fold models, ``without-<manual>.json`` (``agentic-rag eval-docs --loco``)."""
 TRUST_PRECISION = 0.9
 """Least precision (pooled over the calibration manuals) of answers shown as "trust it" (issue 49)."""
 MIN_ALIAS = 3
@@ -247,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=Path("eval-out/reader"))
-    parser.add_argument("--folds", type=Path, default=Path("eval-out/reader/folds"))
+    parser.add_argument("--folds", type=Path, default=FOLDS)
     parser.add_argument("--out", type=Path, default=MODEL_FILE)
     args = parser.parse_args(argv)
     questions = load_questions(args.data, load_embedding_model("wordllama").embeddings)

@@ -28,15 +28,6 @@ def manual(data_dir, tmp_path_factory):
     app.close()
 
 
-def test_a_default_value_is_the_short_answer_with_its_page_cited(manual):
-    result = manual.ask(
-        "How long does the server wait on a lock before checking for a deadlock by default?", context=RULES
-    )
-    assert not result["abstained"] and result["short_answer"] in {"one second (1s)", "one second", "1s"}
-    assert result["answer"].startswith("deadlock_timeout (integer): The default is one second (1s)")
-    assert {Path(c["source"]).name for c in result["citations"]} == {PAGE.name}
-
-
 def test_a_question_about_a_setting_the_manual_never_mentions_is_declined(manual):
     result = manual.ask("What is the default value of transaction_timeout?", context=RULES)
     assert result["abstained"] and result["short_answer"] is None

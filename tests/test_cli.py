@@ -415,7 +415,13 @@ def test_prune_deletes_the_threads_last_updated_before_the_cutoff(tmp_path, cli)
     assert cli("prune", "--older-than", "-1").returncode != 0
 
 
-def test_the_confidence_verdict_of_an_abstention_speaks_of_the_documents():
+@pytest.fixture
+def trust_at_0_7(monkeypatch):
+    """A reader whose held-out answers reached 90 % precision from confidence 0.7."""
+    monkeypatch.setattr("deciders.reader.trust_level", lambda: 0.7)
+
+
+def test_the_confidence_verdict_of_an_abstention_speaks_of_the_documents(trust_at_0_7):
     from agentic_rag.output import verdict
 
     assert verdict({"confidence": 0.82, "abstained": False}) == "trust it"
@@ -429,14 +435,14 @@ def test_the_confidence_verdict_of_an_abstention_speaks_of_the_documents():
     assert never == "no document mentions what it asks about: checked against the whole collection"
 
 
-def test_a_short_answer_below_the_level_to_trust_is_printed_as_unsure():
+def test_a_short_answer_below_the_level_to_trust_is_printed_as_unsure(trust_at_0_7):
     from agentic_rag.output import doubt
 
     assert doubt({"confidence": 0.47}) == " (unsure: confidence 0.47, below 0.7)"
     assert doubt({"confidence": 0.8}) == "" and doubt({"confidence": None}) == ""  # trusted; a direct reply
 
 
-def test_an_answer_without_a_short_answer_says_its_passages_are_the_answer():
+def test_an_answer_without_a_short_answer_says_its_passages_are_the_answer(trust_at_0_7):
     from agentic_rag.output import answer_line
 
     cited = {"question": "What is TOAST?", "citations": [{"mark": 1}], "abstained": False, "confidence": 0.36}

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from deciders.generator import NO_ANSWER
-from deciders.reader import trust_level
 from evaluation.calibration import abstention_figures, auroc, confidence_figures
 from evaluation.datasets import QAItem, detect_format, load_dataset
 from evaluation.metrics import abstained, alias_contained, answer_text, page_name
@@ -23,7 +22,8 @@ from evaluation.pgdocs import DEFAULT_CORPUS, corpus_collection
 from evaluation.scoring import answer_fields
 from tests.conftest import shared_file, with_shared_files
 
-TRUST = trust_level()
+TRUST = 0.7
+"""The trust level of the hand-made records (the product's is :func:`deciders.reader.trust_level`)."""
 
 
 @pytest.mark.parametrize("name", ["pgdocs_everyday.jsonl", "pydocs_qa.jsonl"])
@@ -125,7 +125,7 @@ def test_calibration_figures_on_hand_made_records():
         _record(False, False, False, TRUST),  # wrong, exactly at the trust level: confident
         _record(False, False, False, None),  # wrong, no confidence: not confident
     ]
-    figures = confidence_figures(records)
+    figures = confidence_figures(records, trust=TRUST)
     assert figures["accuracy"] == round(3 / 7, 4)
     assert figures["wrong_but_confident"] == round(2 / 7, 4)  # over all scored questions
     assert figures["confident_share"] == round(3 / 7, 4) and figures["accuracy_when_confident"] == round(1 / 3, 4)
@@ -162,8 +162,8 @@ def test_calibrate_script_writes_monotone_breakpoints(tmp_path):
     path = tmp_path / "questions.jsonl"
     path.write_text("\n".join(lines) + "\n")
     out = tmp_path / "calibration.json"
-    proc = subprocess.run([sys.executable, "-m", "evaluation.calibrate", str(path), "--out", str(out)],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    command = [sys.executable, "-m", "evaluation.calibrate", str(path), "--out", str(out), "--trust", "0.7"]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(out.read_text())
     x, y = result["x"], result["y"]

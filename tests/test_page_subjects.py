@@ -7,8 +7,6 @@ it measures."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from deciders.spans import spans
@@ -36,48 +34,6 @@ PAGES = [
 pytestmark = pytest.mark.skipif(
     not DEFAULT_CORPUS.is_dir(), reason=f"{DEFAULT_CORPUS} missing: apt-get install postgresql-doc-15"
 )
-
-
-@pytest.mark.parametrize(
-    ("question", "opening", "page"),
-    [
-        ("What does the ANALYZE command do?", "ANALYZE — collect statistics about a database", "sql-analyze.html"),
-        (
-            "What does the pg_stat_activity view show?",
-            "The pg_stat_activity view will have one row per server process",
-            "monitoring-stats.html",
-        ),
-    ],
-)
-def test_a_definition_is_read_from_the_page_about_its_subject(manual, question, opening, page):
-    result = manual.ask(question, context=RULES)
-    assert not result["abstained"]
-    assert result["short_answer"] is None  # a sentence answers it, no name
-    assert result["answer"].startswith(opening), result["answer"]
-    assert Path(result["citations"][0]["source"]).name == page
-
-
-@pytest.mark.parametrize(
-    ("question", "short", "page"),
-    [
-        ("How do I add a column to an existing table?", "ALTER TABLE … ADD COLUMN", "sql-altertable.html"),
-        ("How do I reset a sequence so that it starts again at 1?", "ALTER SEQUENCE", "sql-altersequence.html"),
-        ("How do I export a table to a CSV file?", "COPY", "sql-copy.html"),
-    ],
-)
-def test_a_how_to_is_answered_by_the_command_doing_it(manual, question, short, page):
-    result = manual.ask(question, context=RULES)
-    assert result["short_answer"].startswith(short), result["answer"]
-    assert Path(result["citations"][0]["source"]).name == page
-
-
-def test_a_size_is_read_from_the_table_row_of_what_it_measures(manual):
-    assert manual.services.store.fetch(manual.services.store.names.table_rows("bigint", 5))  # "| bigint | 8 bytes |"
-    result = manual.ask("How many bytes is a bigint?", context=RULES)
-    assert result["short_answer"] == "8 bytes", result["answer"]
-    assert Path(result["citations"][0]["source"]).name == "datatype-numeric.html"
-
-
 
 
 def test_a_command_named_as_where_to_look_is_no_answer():

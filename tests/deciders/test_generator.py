@@ -11,9 +11,12 @@ from deciders.generator import NO_ANSWER, AnswerRequest, ExtractiveGenerator
 from deciders.lexicon import MODEL_FREE
 from deciders.llm_generator import LLMGenerator
 from deciders.passages import answer_sentences, citation_marks
+from deciders.reader import FEATURES, ReaderModel
 from providers.embeddings import load_embedding_model
 
 QUESTION = "Which league does Donnie Smith play in?"
+DECLINING = ReaderModel(tuple(0.0 for _ in FEATURES), 0.0, (), (), 1.01, 1.01)
+"""A reader that declines every whole question (the fixture of the by-part answers)."""
 
 
 def chunk(cid: str, title: str, text: str, **extra) -> dict:
@@ -122,7 +125,9 @@ def test_direct_replies_to_small_talk():
 
 def test_sub_questions_are_answered_part_by_part_or_said_unanswered():
     subs = ["Which league does Donnie Smith play in?", "When was Oasis formed?"]
-    answer = ExtractiveGenerator().generate(AnswerRequest("both", [DONNIE, REVS], "answer", sub_questions=subs))
+    answer = ExtractiveGenerator(reader=DECLINING).generate(
+        AnswerRequest("both", [DONNIE, REVS], "answer", sub_questions=subs)
+    )
     assert answer.abstained  # not answered as a whole: what each part's best sentence says
     assert answer.text.splitlines() == [
         f"{NO_ANSWER} contain a clear answer to the whole question. By part:",
@@ -130,7 +135,7 @@ def test_sub_questions_are_answered_part_by_part_or_said_unanswered():
         f"(2) When was Oasis formed? {NO_ANSWER} answer this part.",
     ]
     assert answer.cited == [(1, "donnie")]
-    strict = ExtractiveGenerator(Tuning(part_coverage=1.01)).generate(
+    strict = ExtractiveGenerator(Tuning(part_coverage=1.01), reader=DECLINING).generate(
         AnswerRequest("both", [DONNIE], "answer", sub_questions=subs)
     )
     assert strict.cited == [] and strict.text.count(NO_ANSWER) == 3  # the whole and both parts
@@ -138,7 +143,9 @@ def test_sub_questions_are_answered_part_by_part_or_said_unanswered():
 
 def test_a_part_is_answered_only_by_evidence_about_its_own_subject():
     subs = ["Are Donnie Smith soccer players?", "Are Radiohead soccer players?"]
-    answer = ExtractiveGenerator().generate(AnswerRequest("both", [DONNIE], "answer", sub_questions=subs))
+    answer = ExtractiveGenerator(reader=DECLINING).generate(
+        AnswerRequest("both", [DONNIE], "answer", sub_questions=subs)
+    )
     lines = answer.text.splitlines()
     assert lines[1] == "(1) Are Donnie Smith soccer players? He is an American soccer player. [1]"
     assert lines[2] == f"(2) Are Radiohead soccer players? {NO_ANSWER} answer this part."  # not Donnie's page
@@ -196,17 +203,6 @@ def test_an_llm_answer_to_a_choice_question_cites_the_evidence_of_each_option():
     assert answer.cited == [(2, "home"), (1, "mira")]
 
 
-def test_a_single_hop_answer_needs_one_sentence_that_supports_it_alone():
-    question = "Which port does the Zeta archiver open for nightly backup uploads?"
-    # each sentence holds two of the seven terms, together four: two half-answers are no answer
-    split = [chunk("a", "Tools", "The Zeta archiver is a tool."), chunk("b", "Network", "Uploads go to port 8443.")]
-    answer = ExtractiveGenerator().generate(AnswerRequest(question, split, "answer"))
-    assert answer.abstained and answer.text.startswith(NO_ANSWER)
-    whole = chunk("c", "Zeta", "The Zeta archiver opens port 8443 for nightly backup uploads.")
-    answer = ExtractiveGenerator().generate(AnswerRequest(question, [whole], "answer"))
-    assert not answer.abstained and answer.text == f"{whole['text']} [1]"
-
-
 def test_table_rows_lend_no_proximity_credit_to_the_prose_after_them():
     limits = chunk(
         "k",
@@ -219,15 +215,6 @@ def test_table_rows_lend_no_proximity_credit_to_the_prose_after_them():
     assert answer.short_answer == "1 GB" and answer.text == "field size | 1 GB [1]"
 
 
-def test_a_rare_name_of_the_scene_before_the_question_need_not_be_in_the_answer():
-    port = chunk("p", "Connections", "The server listens on port 5432 by default.")
-    question = "We run a busy OLTP shop. Which port does the server listen on by default?"
-    request = AnswerRequest(question, [port], "answer", rare_names=["OLTP"])
-    assert ExtractiveGenerator().generate(request).short_answer == "5432"
-    asked = AnswerRequest("Which port does OLTP listen on by default?", [port], "answer", rare_names=["OLTP"])
-    assert ExtractiveGenerator().generate(asked).abstained  # asked of it: the answer must say it
-
-
 def test_the_short_answer_to_a_not_question_is_never_the_clause_saying_the_opposite():
     glossary = chunk(
         "hashable", "Glossary",
@@ -238,14 +225,6 @@ def test_the_short_answer_to_a_not_question_is_never_the_clause_saying_the_oppos
     question = "Which built-in objects are not hashable?"
     answer = ExtractiveGenerator().generate(AnswerRequest(question, [glossary], "answer"))
     assert not answer.abstained and "Python" not in (answer.short_answer or "")
-
-
-def test_a_sentence_with_the_question_roles_swapped_is_no_answer():
-    norman = chunk("norman", "Normans", "The Anglo-Norman language was absorbed into the Anglo-Saxon language.")
-    answer = ExtractiveGenerator().generate(
-        AnswerRequest("What was absorbed into the Anglo-Norman language?", [norman], "answer")
-    )
-    assert answer.abstained and "absorbed into the Anglo-Saxon" in answer.text
 
 
 def test_a_sentence_says_what_its_superlatives_imply_and_not_its_cross_references():
@@ -290,8 +269,6 @@ def test_a_yes_or_no_about_a_default_compares_the_default_found():
         AnswerRequest("Is the default default_transaction_isolation read committed?", [client], "answer")
     )
     assert yes.short_answer == "Yes"
-
-
 
 
 def test_a_how_tos_command_is_read_from_its_best_sentence_not_an_example_after_it():

@@ -1,0 +1,112 @@
+"""Comparison questions answered by comparing values: "Which is older, Blur or Oasis?".
+
+The options are the names on either side of the question's last "or"; the direction comes from
+its comparison word (older, earlier, first → the smallest date; younger, later → the largest;
+more, larger, longer → the largest number; fewer, smaller, shorter → the smallest). For each
+option, the first evidence sentence that names it as a whole word (in the sentence or its
+chunk's title) and holds a date (or
+number; a size in kB, MB, GB or TB counts in kilobytes) gives its value — the first after the
+option's mention, or in the option's own page or entry the sentence's first; for a comparison
+"by default", the default the sentence gives. The winner is named when every option has one.
+Extracting typed values per entity and comparing them is the comparison step of
+answer-type QA pipelines (Moldovan et al. 2000).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from core.text import sentences
+from deciders.answer_types import options
+from deciders.chunks import HopChunk
+from deciders.lexicon import LARGEST, LARGEST_DATE, SMALLEST, SMALLEST_DATE
+from deciders.spans import SPAN_PATTERNS, spans
+
+_YEAR = re.compile(r"\b(\d{3,4})\b")
+_SIZE = re.compile(r"\b(\d+(?:\.\d+)?)\s*([kMGT])B\b")
+_DEFAULT = re.compile(r"\bdefault\b", re.I)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The winner of a comparison question and the evidence for each option's value."""
+
+    winner: str
+    values: list[tuple[str, float, str, HopChunk]]
+    """(option, value, sentence, chunk) for every option, in the question's order."""
+
+
+def _whole_word(text: str) -> re.Pattern:
+    """``text`` as a whole word or phrase, case-insensitively, and not the start of a longer name
+    ("Richard Llewellyn" is not in "Richard Llewellyn Williams", another man)."""
+    return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)(?!\s+(?-i:[A-Z]))", re.IGNORECASE)
+
+
+def _value(sentence: str, dates: bool) -> float | None:
+    """The first date's year, else the first size in kilobytes ("4MB": 4096), else the first number."""
+    if not dates and (size := _SIZE.search(sentence)):
+        return float(size[1]) * 1024 ** "kMGT".index(size[2])
+    if dates:
+        found = SPAN_PATTERNS["date"].search(sentence)
+        year = _YEAR.search(found.group(0)) if found else None
+        return float(year.group(1)) if year else None
+    found = SPAN_PATTERNS["number"].search(sentence)
+    try:
+        return float(found.group(0).replace(",", "")) if found else None
+    except ValueError:  # a number word: not comparable here
+        return None
+
+
+def compare(question: str, evidence: Sequence[HopChunk]) -> Comparison | None:
+    """The answer to a comparison between two or more named options, or ``None`` when the
+    question is not one, or some option has no value in the evidence."""
+    choices = options(question)
+    stem = question
+    for choice in choices:  # whole words: removing the option "e" must not touch "larger"
+        stem = _whole_word(choice).sub(" ", stem)
+    if len(choices) < 2:
+        return None
+    if SMALLEST_DATE.search(stem) or LARGEST_DATE.search(stem):
+        dates, largest = True, bool(LARGEST_DATE.search(stem)) and not SMALLEST_DATE.search(stem)
+    elif LARGEST.search(stem) or SMALLEST.search(stem):
+        dates, largest = False, bool(LARGEST.search(stem))
+    else:
+        return None
+    defaults = bool(_DEFAULT.search(stem))  # "larger by default": each option's default value
+    values = []
+    for choice in choices:
+        found = None
+        named = _whole_word(choice)
+        # a table row keyed by the option ("| integer | 4 bytes | …") before one naming it ("small-range integer")
+        keyed = re.compile(rf"\|\s*{re.escape(choice)}\s*\|", re.I)
+        rows = ((c, row, m.end()) for c in evidence for row in sentences(c["text"]) if (m := keyed.match(row)))
+        for chunk, row, after in rows if not defaults else ():
+            if (value := _value(row[after:], dates)) is not None:
+                found = (choice, value, row, chunk)
+                break
+        for chunk in evidence if found is None else ():
+            titled = bool(named.search(chunk["title"]))
+            in_title = titled
+            for sentence in sentences(chunk["text"]):
+                mention = named.search(sentence)
+                if not (mention or in_title):
+                    continue
+                # the value after the option's own mention ("pi = 3.14…, e = 2.71…" gives e 2.71); in
+                # its own page, else the sentence's ("Richard … Lloyd (8 December 1906 – …), known as
+                # Richard Llewellyn"), not in another's ("A Letter to Elia is a 2010 film … Elia Kazan")
+                after = _value(sentence[mention.end() :], dates) if mention else None
+                value = after if after is not None or not in_title else _value(sentence, dates)
+                if defaults:  # "larger by default": the default the sentence gives ("It defaults to 64MB")
+                    value = _value(" ".join(spans(sentence, "default")), dates)
+                if value is not None:
+                    found = (choice, value, sentence, chunk)
+                    break
+            if found:
+                break
+        if found is None:
+            return None
+        values.append(found)
+    pick = max if largest else min
+    return Comparison(pick(values, key=lambda v: v[1])[0], values)
