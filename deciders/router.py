@@ -139,7 +139,8 @@ def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | N
     (``additional_kwargs``) its (standalone) ``question``, the question's ``subject``, its
     ``short_answer`` and the question's ``answer_type``: "he", "she" and "his" become the short
     answer when the question asked for a person, else the subject; "it", "they" and "its" become
-    the subject, else the short answer. An answer without that record (older threads, LLM
+    the subject — never the short answer, a value or token ("HEAD", "64") that is no thing asked
+    about. An answer without that record (older threads, LLM
     answers) gives the title of the first chunk it cited that is not a numbered section heading
     ("13.1. Introduction"), else the first name in it, else in the previous question. Returns
     ``None`` when the question has neither form or there is no earlier turn."""
@@ -160,7 +161,7 @@ def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | N
         if pronoun in PERSONAL and record.get("answer_type") == "person":
             entity = short or subject
         else:
-            entity = subject or short
+            entity = subject
         if entity:
             break
         titles = [strip_qualifier(t) for t in record.get("cited_titles") or [] if t and not SECTION.match(t)]

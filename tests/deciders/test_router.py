@@ -174,3 +174,13 @@ def test_a_first_turn_leaning_on_a_pronoun_gets_a_clarifying_question_without_a_
     assert model.calls == {}
     followed = RuleRouter().route("Is it used by hash tables?", CONVERSATION)  # a follow-up resolves it
     assert followed.route == "retrieve" and "Neil Peart" in followed.standalone_question
+
+
+def test_it_is_never_the_previous_short_answer_a_value_or_token():
+    record = {"subject": None, "answer_type": "command", "short_answer": "HEAD",
+              "cited_titles": ["git-reset"]}  # fmt: skip
+    conversation = [
+        HumanMessage("Which ref does reset move by default?"),
+        AIMessage("It moves HEAD. [1]", additional_kwargs=record),
+    ]
+    assert contextualize("Can I undo it?", conversation) == "Can I undo git-reset?"  # the page, not "HEAD"
