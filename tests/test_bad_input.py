@@ -348,4 +348,4 @@ def test_ask_and_threads_say_when_the_last_ingest_did_not_finish(data_dir, tmp_p
         data_dir, "ask", "And what does the tui sound like?", "--thread", "half-kea", collection="bad_half"
     )
     assert finished.returncode == 0 and "did not finish" not in finished.stderr, finished.stderr
-    assert "did not finish" not in run_cli(data_dir, "threads").stderr
+    assert "did not finish" not in run_cli(data_dir, "threads", "--collection", "bad_half").stderr
