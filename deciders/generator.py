@@ -18,13 +18,14 @@ from langchain_core.messages import BaseMessage
 from core.text import coverage, names, term_set
 from core.tuning import TUNING, Tuning
 from core.wording import Synonyms
-from deciders.answer_types import AnswerType, default_check, expected_type
+from deciders.answer_types import default_check, expected_type
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
 from deciders.decomposer import PARALLEL
+from deciders.headline import headline
 from deciders.lexicon import MODEL_FREE
-from deciders.passages import answer_sentences, citation_marks, cite, closest_passages, renumbered, with_context
-from deciders.reader import Candidate, ReaderModel, load_model, rank
+from deciders.passages import answer_sentences, citation_marks, cite, closest_passages, renumbered
+from deciders.reader import ReaderModel, load_model, rank
 from deciders.router import classify_complexity, direct_reply
 from deciders.spans import spans
 
@@ -178,10 +179,16 @@ class ExtractiveGenerator:
         if mode == "answer" and ranked and not request.absent_terms and confidence >= self.reader.decline_below:
             best = ranked[0]
             chosen = [best]
-            if classify_complexity(question)[0] == "multi":  # a chain's next link is stated in another chunk
+            chain = classify_complexity(question)[0] == "multi"
+            if chain:  # a chain's next link is stated in another chunk
                 chosen += [c for c in ranked if c.chunk["chunk_id"] != best.chunk["chunk_id"]][:1]
             text, cited = cite(chosen)
-            return Answer(text, cited, MODEL_FREE, short_answer=headline(kind, best, question), support=confidence)
+            # a chain's answer is at its end ("the band that released X": named by the last link); a how-to's
+            # command is in its best sentence, not in an example after it
+            order = reversed(chosen) if kind != "command" else chosen
+            shorts = (headline(kind, c, question, request.term_weights) for c in order)
+            short = next((s for s in shorts if s), None)
+            return Answer(text, cited, MODEL_FREE, short_answer=short, support=confidence)
         closest = closest_passages(ranked)
         never = f" (they never mention {', '.join(request.absent_terms)})" if request.absent_terms else ""
         if not closest:
@@ -198,12 +205,3 @@ def compared(comparison: Comparison, support: float) -> Answer:
     text = " ".join(f"{sentence} [{marks[chunk['chunk_id']]}]" for _, _, sentence, chunk in comparison.values)
     cited = [(n, cid) for cid, n in marks.items()]
     return Answer(text, cited, MODEL_FREE, short_answer=comparison.winner, support=support)
-
-
-def headline(kind: AnswerType, best: Candidate, question: str) -> str | None:
-    """The short answer the best sentence holds: its polarity for a yes/no question ("No" when a
-    negation cue negates a question term in it, :func:`deciders.spans.spans`), its one span of the
-    expected type, else ``None`` (two spans or none: the sentence itself is the answer)."""
-    if kind == "yes_no":
-        return next(iter(spans(with_context(best), "yes_no", question)), None)
-    return best.spans[0] if len(set(best.spans)) == 1 else None

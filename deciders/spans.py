@@ -329,3 +329,4 @@ def _measure_of(value: str, measure: Measure, question: str) -> bool:
     if _SIZE_QUESTION.search(question):
         return any(lexicon.SIZE_UNIT.search(q) for q in quantities)
     return bool(quantities)
+

@@ -31,7 +31,7 @@ def test_async_graph_answers_streams_and_shares_threads_with_the_sync_api(hotpot
         return answered, state, streamed
 
     answered, state, streamed = asyncio.run(main())
-    assert answered["short_answer"] == "Major League Soccer" and answered["citations"]
+    assert "Major League Soccer" in answered["answer"] and answered["citations"]
     assert state.next == () and state.values["answer"] == answered["answer"]
     nodes = [node for update in streamed for node in update]
     assert nodes[:3] == ["route", "retrieve", "grade"] and "generate" in nodes

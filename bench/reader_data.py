@@ -4,7 +4,7 @@ weights, saved as JSONL so features can be recomputed without searching again.
 
 Usage::
 
-    python -m evaluation.reader_data [--sets django,flask] [--out eval-out/reader]
+    python -m bench.reader_data [--sets django,flask] [--out eval-out/reader]
 
 One file per set, ``<out>/<set>.jsonl``; a question already in its file is not asked again.
 Records: ``id``, ``set``, ``question``, ``answers``, ``gold_pages``, ``evidence`` (the gold
