@@ -40,9 +40,6 @@ from deciders.reader import featurize as reader_features
 SEED = 0
 FOLDS = Path(__file__).with_name("reader_folds")
 """The shipped fold models, ``without-<manual>.json`` (``agentic-rag eval-docs --loco``)."""
-MAX_FALSE_DECLINE = 0.1
-"""Most answerable questions the decline threshold may decline (pooled over the calibration
-manuals; issue 49's bound)."""
 TRUST_PRECISION = 0.9
 """Least precision (pooled over the calibration manuals) of answers shown as "trust it" (issue 49)."""
 MIN_ALIAS = 3
@@ -173,17 +170,15 @@ def calibrate(pairs: list[tuple[float, bool]]) -> tuple[list[float], list[float]
 
 def thresholds(scored: list[tuple[float, bool, bool, bool]]) -> tuple[float, float]:
     """(decline_below, trust_from) from (calibrated confidence, right, answerable, absent) records:
-    the highest decline threshold that wrongly declines at most :data:`MAX_FALSE_DECLINE` of the
-    answerable questions (the more unanswerable ones it declines, the better), and the lowest trust
-    threshold whose answers were right at least :data:`TRUST_PRECISION` of the time (1.01 when none
-    was)."""
+    the decline threshold that makes the most questions come out right (answerable: right and
+    not declined; unanswerable: declined), and the lowest trust threshold whose precision is at
+    least :data:`TRUST_PRECISION` (1.01 when none is)."""
     grid = sorted({round(c, 4) for c, *_ in scored} | {0.0})
-    answerable = [(c, a) for c, _, ans, a in scored if ans]
 
-    def false_decline(t: float) -> float:
-        return sum(c < t or a for c, a in answerable) / (len(answerable) or 1)
+    def correct(t: float) -> int:
+        return sum((r and c >= t and not a) if ans else (c < t or a) for c, r, ans, a in scored)
 
-    decline = max(t for t in grid if t == 0.0 or false_decline(t) <= MAX_FALSE_DECLINE)
+    decline = max(grid, key=lambda t: (correct(t), -t))
     trust = 1.01
     for t in grid:
         shown = [r for c, r, ans, a in scored if c >= t and c >= decline and not a]
