@@ -15,7 +15,7 @@ from typing import Literal, Mapping, Protocol, Sequence
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
-from core.text import coverage, names, term_set
+from core.text import coverage, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
 from core.wording import Synonyms
 from deciders.answer_types import default_check, expected_type
@@ -25,7 +25,7 @@ from deciders.decomposer import PARALLEL
 from deciders.headline import headline
 from deciders.lexicon import MODEL_FREE
 from deciders.passages import answer_sentences, citation_marks, cite, closest_passages, renumbered
-from deciders.reader import ReaderModel, load_model, rank
+from deciders.reader import Candidate, ReaderModel, load_model, rank
 from deciders.router import classify_complexity, direct_reply
 from deciders.spans import spans
 
@@ -180,8 +180,8 @@ class ExtractiveGenerator:
             best = ranked[0]
             chosen = [best]
             chain = classify_complexity(question)[0] == "multi"
-            if chain:  # a chain's next link is stated in another chunk
-                chosen += [c for c in ranked if c.chunk["chunk_id"] != best.chunk["chunk_id"]][:1]
+            if chain and (link := next_link(best, ranked)) is not best:
+                chosen.append(link)
             text, cited = cite(chosen)
             # a chain's answer is at its end ("the band that released X": named by the last link); a how-to's
             # command is in its best sentence, not in an example after it
@@ -197,6 +197,17 @@ class ExtractiveGenerator:
         body, cited = cite(closest)
         text = f"{NO_ANSWER} contain a clear answer to this question{never}. The closest passages found: {body}"
         return Answer(text, cited, MODEL_FREE, abstained=True, support=0.0 if never else confidence)
+
+
+def next_link(best: Candidate, ranked: Sequence[Candidate]) -> Candidate:
+    """A chain's next link after ``best``: the best-ranked sentence of a chunk whose page ``best``
+    names (its title, as a bridge entity: "… drummer of Rush" then Rush's page), else of any other
+    chunk (the bridge-entity hop of multi-hop QA, as in HotpotQA's bridge questions, Yang et al.
+    2018). ``best`` itself when no other chunk has a sentence."""
+    others = [c for c in ranked if c.chunk["chunk_id"] != best.chunk["chunk_id"]]
+    said = f"{best.context or ''} {best.sentence}".lower()
+    named = [c for c in others if len(title := strip_qualifier(c.chunk["title"]).lower()) > 2 and title in said]
+    return next(iter(named or others), best)
 
 
 def compared(comparison: Comparison, support: float) -> Answer:
