@@ -17,6 +17,7 @@ cannot be read raises :class:`UnreadableSourceError` with the reason.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -277,6 +278,11 @@ def _read_bytes(path: Path) -> bytes:
     if path.is_dir():
         raise UnreadableSourceError("a folder that cannot be listed (permission denied)")
     if not path.exists():
+        try:
+            path.stat()
+        except OSError as exc:  # ELOOP: Path.exists() says False as for a link to nothing
+            if exc.errno == errno.ELOOP:
+                raise UnreadableSourceError("a symbolic link loop (the link leads back to itself)") from exc
         raise UnreadableSourceError("no such file (a broken symbolic link?)")
     if not path.is_file():
         raise UnreadableSourceError("not a regular file (a FIFO, socket or device)")

@@ -349,3 +349,116 @@ def test_ask_and_threads_say_when_the_last_ingest_did_not_finish(data_dir, tmp_p
     )
     assert finished.returncode == 0 and "did not finish" not in finished.stderr, finished.stderr
     assert "did not finish" not in run_cli(data_dir, "threads", "--collection", "bad_half").stderr
+
+
+def image_only_pdf(path: Path) -> None:
+    """A one-page PDF that draws a 2×2 grey image and holds no text layer (a scan without OCR)."""
+    from pypdf import PdfWriter
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, NumberObject
+
+    writer = PdfWriter()
+    page = writer.add_blank_page(200, 200)
+    image = DecodedStreamObject()
+    image.set_data(bytes([0, 128, 255, 64]))
+    image.update(
+        {
+            NameObject("/Type"): NameObject("/XObject"),
+            NameObject("/Subtype"): NameObject("/Image"),
+            NameObject("/Width"): NumberObject(2),
+            NameObject("/Height"): NumberObject(2),
+            NameObject("/ColorSpace"): NameObject("/DeviceGray"),
+            NameObject("/BitsPerComponent"): NumberObject(8),
+        }
+    )
+    xobjects = DictionaryObject({NameObject("/Im0"): writer._add_object(image)})
+    page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+    content = DecodedStreamObject()
+    content.set_data(b"q 200 0 0 200 0 0 cm /Im0 Do Q")
+    page[NameObject("/Contents")] = writer._add_object(content)
+    with path.open("wb") as out:
+        writer.write(out)
+
+
+def symlink_loops(folder: Path) -> None:
+    """A link to its own folder (``again/`` → ``.``: a walk that followed it would never end) and
+    a page that is a link to itself (``self.md`` → ``self.md``: opening it fails with ELOOP)."""
+    (folder / "again").symlink_to(folder, target_is_directory=True)
+    (folder / "self.md").symlink_to("self.md")
+
+
+BAD_FILES = {
+    # case: (how to make it, what --verbose says of it, or None when it is ingested)
+    "huge_single_line": (lambda folder: (folder / "huge.txt").write_text(" ".join(map(str, range(150_000)))), None),
+    "image_only_pdf": (
+        lambda folder: image_only_pdf(folder / "scan.pdf"),
+        "scan.pdf: the PDF has no extractable text (a scanned image?); run OCR on it first",
+    ),
+    "nul_bytes": (
+        lambda folder: (folder / "nul.txt").write_bytes(b"The kea\x00 is a parrot.\n"),
+        "nul.txt: contains NUL bytes: a binary file with a text suffix?",
+    ),
+    "broken_docx": (
+        lambda folder: (folder / "broken.docx").write_bytes(b"not a zip"),
+        "broken.docx: not a readable .docx file (PackageNotFoundError",
+    ),
+    "broken_xlsx": (
+        lambda folder: (folder / "broken.xlsx").write_bytes(b"PK\x03\x04 not a real package"),
+        "broken.xlsx: not a readable .xlsx file (BadZipFile",
+    ),
+    "symlink_loop": (symlink_loops, "self.md: a symbolic link loop"),
+}
+
+
+def chunk_ids(app: App) -> set[str]:
+    store = app.services.store
+    return {row[0] for row in store._conn.execute(f"SELECT chunk_id FROM {store.table}").fetchall()}
+
+
+@pytest.mark.parametrize("case", list(BAD_FILES))
+def test_a_bad_file_in_a_folder_is_reported_and_nothing_is_lost(data_dir, tmp_path, case):
+    """Bad input already handled (issue 51's suite): a folder ingested and asked about, then the
+    same folder again with one bad file in it, through ``agentic-rag ingest --verbose``. The run
+    exits 0 saying why the file was skipped (a huge single-line file is chunked, no chunk longer
+    than the chunk size); the earlier chunks are all still there, the ingest finished (no
+    half-written index: the collection is listed as finished and searchable) and the thread
+    asked before continues."""
+    collection = f"bad_file_{case}"
+    folder = tmp_path / "birds"
+    folder.mkdir()
+    (folder / "kea.md").write_text(KEA)
+    (folder / "tui.md").write_text(TUI)
+    app = App(Settings(data_dir=data_dir, collection=collection))
+    try:
+        app.ingest([folder])
+        before = chunk_ids(app)
+        assert len(before) == 2 and app.ask("Where does the kea live?", thread_id=f"{case}-kea")["citations"]
+        steps = len(list(app.graph.get_state_history({"configurable": {"thread_id": f"{case}-kea"}})))
+    finally:
+        app.close()
+    make, reason = BAD_FILES[case]
+    make(folder)
+
+    proc = run_cli(data_dir, "ingest", str(folder), "--verbose", collection=collection)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    if reason is None:
+        assert proc.stdout.startswith("3 files: 1 ingested, 2 unchanged; ") and " skipped" not in proc.stdout
+    else:
+        assert proc.stdout.startswith("3 files: 0 ingested, 2 unchanged, 1 skipped; 0 chunks added, 0 removed")
+        assert f"skipped {folder / reason}" in proc.stderr, proc.stderr
+
+    (row,) = [r for r in json.loads(run_cli(data_dir, "collections", "--json").stdout) if r["name"] == collection]
+    assert row["finished"] is True and row["sources"] == (3 if reason is None else 2)
+    app = App(Settings(data_dir=data_dir, collection=collection))
+    try:
+        after = chunk_ids(app)
+        assert before <= after and (len(after) > 100 if reason is None else after == before)
+        if reason is None:
+            assert max(len(c["text"]) for c in app.services.store.fetch(after - before).values()) <= 1200
+        assert app.services.store.search("kea parrot South Island", 1)[0]["title"] == "Kea"
+        config = {"configurable": {"thread_id": f"{case}-kea"}}
+        assert len(list(app.graph.get_state_history(config))) == steps  # the thread as it was
+        follow_up = run_cli(data_dir, "ask", "And the tui?", "--thread", f"{case}-kea", collection=collection)
+        assert follow_up.returncode == 0 and follow_up.stderr.startswith(f"thread: {case}-kea (continued)")
+        assert "did not finish" not in follow_up.stderr, follow_up.stderr
+    finally:
+        app.close()
