@@ -462,3 +462,60 @@ def test_a_bad_file_in_a_folder_is_reported_and_nothing_is_lost(data_dir, tmp_pa
         assert "did not finish" not in follow_up.stderr, follow_up.stderr
     finally:
         app.close()
+
+
+def cli_command(data_dir: Path, *args: str, collection: str) -> tuple[list[str], dict]:
+    """What :func:`run_cli` runs, for a process started with ``Popen``."""
+    env = {**os.environ, "AGENTIC_RAG_DATA_DIR": str(data_dir), "AGENTIC_RAG_COLLECTION": collection}
+    for name in ("AGENTIC_RAG_CHAT_MODEL", "OPENAI_API_KEY", "DATABASE_URL"):
+        env.pop(name, None)
+    return [sys.executable, "-m", "agentic_rag.cli", *args], env
+
+
+def notes(folder: Path, count: int) -> None:
+    for i in range(count):
+        (folder / f"note{i:04}.md").write_text(f"# Note {i}\n\nNote number {i} mentions the kea and item {i * 7}.\n")
+
+
+def test_two_concurrent_ingests_of_one_collection_write_each_chunk_once(data_dir, tmp_path):
+    """Two ``agentic-rag ingest`` processes of the same folder into the same collection at once
+    (a user starting it twice): both exit 0, each file is stored once (no duplicate chunk, no
+    chunk lost), the collection is finished and searchable, and the thread asked before
+    continues."""
+    collection = "bad_concurrent"
+    folder = tmp_path / "birds"
+    folder.mkdir()
+    (folder / "kea.md").write_text(KEA)
+    (folder / "tui.md").write_text(TUI)
+    app = App(Settings(data_dir=data_dir, collection=collection))
+    try:
+        app.ingest([folder])
+        before = chunk_ids(app)
+        assert app.ask("Where does the kea live?", thread_id="concurrent-kea")["citations"]
+    finally:
+        app.close()
+    notes(folder, 400)
+
+    command, env = cli_command(data_dir, "ingest", str(folder), collection=collection)
+    both = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in "ab"]
+    outputs = [proc.communicate(timeout=600) for proc in both]
+    for proc, (out, err) in zip(both, outputs, strict=True):
+        assert proc.returncode == 0 and "Traceback" not in err, err
+        assert out.startswith("402 files: "), out
+    ingested = sum(int(out.split("files: ")[1].split(" ingested")[0]) for out, _ in outputs)
+    assert ingested >= 400  # each note written by one run at least (a file both wrote is replaced, not doubled)
+
+    (row,) = [r for r in json.loads(run_cli(data_dir, "collections", "--json").stdout) if r["name"] == collection]
+    assert (row["chunks"], row["sources"], row["finished"]) == (402, 402, True)
+    app = App(Settings(data_dir=data_dir, collection=collection))
+    try:
+        after = chunk_ids(app)
+        assert before <= after and len(after) == app.services.store.count() == 402
+        assert app.services.store.search("note number 123 item 861", 1)[0]["title"] == "Note 123"
+    finally:
+        app.close()
+    again = run_cli(data_dir, "ingest", str(folder), collection=collection)
+    assert again.stdout.startswith("402 files: 0 ingested, 402 unchanged"), again.stdout
+    follow_up = run_cli(data_dir, "ask", "And the tui?", "--thread", "concurrent-kea", collection=collection)
+    assert follow_up.returncode == 0 and follow_up.stderr.startswith("thread: concurrent-kea (continued)")
+    assert "did not finish" not in follow_up.stderr, follow_up.stderr
