@@ -73,9 +73,9 @@ def headline(kind: AnswerType, best: Candidate, question: str, weights: Mapping[
     """The short answer the best sentence holds: its polarity for a yes/no question ("No" when a
     negation cue negates a question term in it, :func:`deciders.spans.spans`); its one span of the
     expected type, or of several names or dates the one nearest the question's words
-    (:func:`deciders.spans.nearest_first`); for a "which/what NOUN" question of no type, the
-    phrase naming that noun (:func:`deciders.spans.noun_phrase`) unless it asks with a negation;
-    else ``None`` (the sentence
+    (:func:`nearest_first`); for a "which/what NOUN" question of no type, the
+    name holding that noun, else the phrase naming it (:func:`noun_phrase`), else the
+    name nearest the question's words — unless it asks with a negation; else ``None`` (the sentence
     itself is the answer)."""
     if kind == "yes_no":
         return next(iter(spans(with_context(best), "yes_no", question)), None)
@@ -85,5 +85,7 @@ def headline(kind: AnswerType, best: Candidate, question: str, weights: Mapping[
     if found and kind in NAME_TYPES:
         return nearest_first(best.sentence, found, dict(weights))[0]
     if kind == "other" and not asks_negated(question) and (noun := head_noun(question)):  # not the opposite's name
-        return noun_phrase(best.sentence, noun, question)
+        named = nearest_first(best.sentence, spans(best.sentence, "person", question), dict(weights))
+        holding = [n for n in named if noun in term_set(n)]  # "Which league …?": "Major League Soccer"
+        return next(iter(holding), None) or noun_phrase(best.sentence, noun, question) or next(iter(named), None)
     return None
