@@ -5,13 +5,16 @@ embedded database), asserting the message and that nothing was lost."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -519,3 +522,66 @@ def test_two_concurrent_ingests_of_one_collection_write_each_chunk_once(data_dir
     follow_up = run_cli(data_dir, "ask", "And the tui?", "--thread", "concurrent-kea", collection=collection)
     assert follow_up.returncode == 0 and follow_up.stderr.startswith("thread: concurrent-kea (continued)")
     assert "did not finish" not in follow_up.stderr, follow_up.stderr
+
+
+def test_an_ingest_killed_mid_way_is_noted_by_ask_and_the_same_command_completes_it(data_dir, tmp_path):
+    """``kill -9`` of an ``agentic-rag ingest`` once some batches are written: the chunks stored
+    before it are all there, ``ask`` answers with the note that the last ingest did not finish
+    and the command that continues it; that command completes the ingest (the files recorded
+    before are unchanged; those the killed run wrote but had not recorded are redone, their chunks
+    kept under the same ids; each chunk once) and the note is gone; the thread continues."""
+    collection = "bad_killed"
+    folder = tmp_path / "birds"
+    folder.mkdir()
+    (folder / "kea.md").write_text(KEA)
+    (folder / "tui.md").write_text(TUI)
+    app = App(Settings(data_dir=data_dir, collection=collection))
+    try:
+        app.ingest([folder])
+        before = chunk_ids(app)
+        assert app.ask("Where does the kea live?", thread_id="killed-kea")["citations"]
+        files = 3000
+        notes(folder, files)
+        command, env = cli_command(data_dir, "ingest", str(folder), collection=collection)
+        proc = subprocess.Popen(
+            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
+        try:
+            deadline = time.monotonic() + 300
+            while app.services.store.count() <= 2 and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert proc.poll() is None, "the ingest ended before it could be killed"
+            os.kill(proc.pid, signal.SIGKILL)  # as `kill -9 <pid>` would
+            proc.wait(timeout=30)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # the parse workers it may have left
+        written = chunk_ids(app)
+        assert 2 < len(written) < files + 2 and before <= written
+    finally:
+        app.close()
+
+    asked = run_cli(data_dir, "ask", "And the tui?", "--thread", "killed-kea", collection=collection)
+    assert asked.returncode == 0 and "Answer:" in asked.stdout, asked.stderr
+    note = next(line for line in asked.stderr.splitlines() if line.startswith("note: the last ingest"))
+    assert f"into collection '{collection}'" in note and "did not finish" in note, note
+    command = shlex.split(note.rsplit(": ", 1)[1])
+    assert command == ["agentic-rag", "ingest", str(folder), "--collection", collection]
+    again = run_cli(data_dir, *command[1:])
+    assert again.returncode == 0, again.stderr
+    done = re.match(r"(\d+) files: (\d+) ingested, (\d+) unchanged;", again.stdout)
+    assert done and int(done[1]) == files + 2 and int(done[2]) + int(done[3]) == files + 2, again.stdout
+    assert int(done[3]) >= 2  # the files recorded before; those the killed run wrote but did not record are redone
+
+    (row,) = [r for r in json.loads(run_cli(data_dir, "collections", "--json").stdout) if r["name"] == collection]
+    assert (row["chunks"], row["sources"], row["finished"]) == (files + 2, files + 2, True)
+    finished = run_cli(data_dir, "ask", "Where does the kea live?", "--thread", "killed-kea", collection=collection)
+    assert finished.returncode == 0 and finished.stderr.startswith("thread: killed-kea (continued)"), finished.stderr
+    assert "did not finish" not in finished.stderr
+    app = App(Settings(data_dir=data_dir, collection=collection))
+    try:  # the chunks the killed run wrote are the ones kept (same ids: not embedded again), none doubled
+        assert written <= chunk_ids(app) and app.services.store.count() == files + 2
+    finally:
+        app.close()
+    history = json.loads(run_cli(data_dir, "history", "killed-kea", "--json").stdout)
+    assert sum(1 for step in history if step["node"] == "input") == 3  # the three questions, one thread
