@@ -31,6 +31,10 @@ from deciders.spans import spans
 
 GenerationMode = Literal["answer", "caveat", "direct"]
 
+CHAIN_SENTENCES = 3
+"""Most sentences a multi-hop answer cites: its best and the links it names (HotpotQA's chains
+are two hops, MuSiQue's up to four; three keeps an answer short)."""
+
 NO_ANSWER = "The documents do not"
 """How every model-free statement of absence begins (the grounding check skips them)."""
 
@@ -180,7 +184,11 @@ class ExtractiveGenerator:
             best = ranked[0]
             chosen = [best]
             chain = classify_complexity(question)[0] == "multi"
-            if chain and (link := next_link(best, ranked)) is not best:
+            while chain and len(chosen) < CHAIN_SENTENCES:  # each link after the first only to a page named
+                used = {c.chunk["chunk_id"] for c in chosen}
+                link = next_link(chosen[-1], [c for c in ranked if c.chunk["chunk_id"] not in used], len(chosen) > 1)
+                if link is None:
+                    break
                 chosen.append(link)
             text, cited = cite(chosen)
             # a chain's answer is at its end ("the band that released X": named by the last link); a how-to's
@@ -199,15 +207,14 @@ class ExtractiveGenerator:
         return Answer(text, cited, MODEL_FREE, abstained=True, support=0.0 if never else confidence)
 
 
-def next_link(best: Candidate, ranked: Sequence[Candidate]) -> Candidate:
-    """A chain's next link after ``best``: the best-ranked sentence of a chunk whose page ``best``
-    names (its title, as a bridge entity: "… drummer of Rush" then Rush's page), else of any other
-    chunk (the bridge-entity hop of multi-hop QA, as in HotpotQA's bridge questions, Yang et al.
-    2018). ``best`` itself when no other chunk has a sentence."""
-    others = [c for c in ranked if c.chunk["chunk_id"] != best.chunk["chunk_id"]]
-    said = f"{best.context or ''} {best.sentence}".lower()
+def next_link(last: Candidate, others: Sequence[Candidate], named_only: bool = False) -> Candidate | None:
+    """A chain's next link after ``last``: the best-ranked of ``others`` (sentences of other chunks)
+    from a page ``last`` names (its title, as a bridge entity: "… drummer of Rush", then Rush's
+    page), else — unless ``named_only`` — the best of them (the bridge-entity hop of multi-hop QA,
+    as in HotpotQA's bridge questions, Yang et al. 2018); ``None`` when there is none."""
+    said = f"{last.context or ''} {last.sentence}".lower()
     named = [c for c in others if len(title := strip_qualifier(c.chunk["title"]).lower()) > 2 and title in said]
-    return next(iter(named or others), best)
+    return next(iter(named or ([] if named_only else others)), None)
 
 
 def compared(comparison: Comparison, support: float) -> Answer:

@@ -1,20 +1,16 @@
 """Readers that turn one source into chunks (LangChain ``Document`` objects).
 
-* Text files (.md, .txt, .rst, .html/.htm, .pdf) are read as they are, HTML reduced to its main
-  content by trafilatura (:mod:`ingest.html`: navigation, headers, footers gone, titled by the
-  page's ``<title>``), PDF with pypdf, Office documents (.docx, .pptx, .xlsx) converted by
-  :mod:`ingest.office`; text that is not UTF-8 (Latin-1, UTF-16, …) is decoded in the encoding
-  charset-normalizer detects. All are split with langchain-text-splitters'
-  ``RecursiveCharacterTextSplitter`` (the Markdown and reStructuredText variants split on
+* Text files (.md, .txt, .rst, .html/.htm, .pdf): HTML reduced to its main content
+  (:mod:`ingest.html`), PDF read with pypdf, Office documents converted by :mod:`ingest.office`,
+  text that is not UTF-8 decoded as charset-normalizer detects; all split with
+  langchain-text-splitters' ``RecursiveCharacterTextSplitter`` (Markdown and reStructuredText on
   headings first).
-* JSONL in the raw HotpotQA / 2WikiMultihopQA (``context``) or MuSiQue (``paragraphs``) formats:
-  every paragraph of every question is pooled, deduplicated, and kept whole as one chunk with its
-  Wikipedia title as ``title``.
+* JSONL in the raw HotpotQA / 2WikiMultihopQA or MuSiQue formats: every paragraph pooled,
+  deduplicated, kept whole as one chunk titled by its Wikipedia title.
 
-Every reader returns chunks whose ``metadata`` holds ``title`` and ``chunk_index``; a file that
-cannot be read raises :class:`UnreadableSourceError` with the reason.
+Chunks' ``metadata`` holds ``title`` and ``chunk_index``; a file that cannot be read raises
+:class:`UnreadableSourceError` with the reason.
 """
-
 from __future__ import annotations
 
 import errno
@@ -286,11 +282,8 @@ def _read_bytes(path: Path) -> bytes:
         raise UnreadableSourceError("no such file (a broken symbolic link?)")
     if not path.is_file():
         raise UnreadableSourceError("not a regular file (a FIFO, socket or device)")
-    suffix = path.suffix.lower()
-    if suffix not in TEXT_SUFFIXES:
-        raise UnreadableSourceError(
-            f"unsupported file type '{suffix}'" if suffix else "no file extension to read its type by"
-        )
+    if (suffix := path.suffix.lower()) not in TEXT_SUFFIXES:
+        raise UnreadableSourceError(f"unsupported file type '{suffix}'" if suffix else "no file extension")
     try:
         return path.read_bytes()
     except OSError as exc:

@@ -120,12 +120,15 @@ def standalone_postgres(tmp_path_factory):
 
 
 @pytest.fixture
-def make_app(data_dir) -> Callable[..., App]:
+def make_app(data_dir, request) -> Callable[..., App]:
     """Build apps on the session's embedded server, each in its own fresh collection unless
-    one is named; all are closed at the end of the test."""
+    one is named (``hotpot_smoke`` is ingested first by :func:`hotpot_app`, which skips without
+    ../shared); all are closed at the end of the test."""
     apps: list[App] = []
 
     def factory(collection: str | None = None, **kwargs: Any) -> App:
+        if collection == "hotpot_smoke":
+            request.getfixturevalue("hotpot_app")
         settings = Settings(data_dir=data_dir, collection=collection or f"t{uuid.uuid4().hex[:10]}")
         app = App(settings, **kwargs)
         apps.append(app)

@@ -20,6 +20,7 @@ import pytest
 from agentic_rag.app import App
 from core.errors import ThreadError
 from core.settings import Settings
+
 QUESTION = "Donnie Smith who plays as a left back for New England Revolution belongs to what league featuring 22 teams?"
 """The first question of ../shared/data/hotpotqa_smoke_10.jsonl (the ``hotpot_app`` collection):
 its model-free run passes every node of the retrieval loop (a link hop and a reformulated search

@@ -97,7 +97,7 @@ def test_every_decider_meets_the_real_model_and_every_run_ends_within_its_caps(l
     print(f"LLM calls: {dict(counter.calls)}; {calls_per_question:.1f} per question")
 
 
-def test_a_server_that_dies_mid_run_leaves_the_run_to_the_model_free_deciders(model_file, data_dir):
+def test_a_server_that_dies_mid_run_leaves_the_run_to_the_model_free_deciders(model_file, data_dir, local_app):
     every = ",".join(DECISION_POINTS)
     app = App(Settings(data_dir=data_dir, collection="hotpot_local", chat_model="local", llm_deciders=every))
     try:

@@ -175,16 +175,6 @@ def test_a_count_asked_says_no_many():
     assert "mani" in asked_terms("Why do many clients connect?")
 
 
-def test_a_phrase_run_is_the_longest_stretch_of_question_terms_said_in_order():
-    from core.wording import phrase_run
-
-    question = "Can I build an index without locking out writes on a busy table?"
-    weights = dict.fromkeys(["build", "index", "without", "lock", "write", "busi", "tabl"], 1.0)
-    assert phrase_run(question, weights, "PostgreSQL supports building indexes without locking out writes.") == 5
-    assert phrase_run(question, weights, "An index build can lock out writers for long periods.") == 1
-    assert phrase_run(question, {}, "anything") == 0
-
-
 def test_an_exclusion_says_nothing_unless_the_question_says_it_too():
     from core.wording import said_terms
 
