@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from typing import TYPE_CHECKING, Callable
 
 import typer
@@ -253,13 +254,14 @@ def print_interrupt(resume: str, payload: dict) -> None:
 
 def print_ingest(report: IngestReport, collection: str, total: int | None, verbose: bool = False) -> None:
     """The ingest summary line (``total``: the collection's chunks, ``None`` when it was
-    discarded), then on stderr the skipped files counted by reason, and with ``verbose`` every
-    skipped and empty file by name."""
+    discarded), then on stderr the skipped files counted by reason and the copies of pages
+    skipped (:func:`copies_line`), and with ``verbose`` every skipped, empty and copied file by name."""
     unread = len(report.skipped) + len(report.empty)
-    seen = report.files + unread
+    seen = report.files + unread + len(report.copies)
     typer.echo(
         f"{seen} file{'' if seen == 1 else 's'}: {report.files - report.unchanged} ingested, "
         + f"{report.unchanged} unchanged"
+        + (f", {len(report.copies)} cop{'y' if len(report.copies) == 1 else 'ies'} skipped" if report.copies else "")
         + (f", {unread} skipped" if unread else "")
         + f"; {report.added} chunks added, {report.removed} removed"
         + (f", {report.repaired} files repaired (their chunks were missing)" if report.repaired else "")
@@ -279,11 +281,36 @@ def print_ingest(report: IngestReport, collection: str, total: int | None, verbo
             + ("" if verbose else " (--verbose names them)"),
             err=True,
         )
+    if report.copies:
+        typer.echo(copies_line(report.copies, verbose), err=True)
     if verbose:
         for path in report.empty:
             typer.echo(f"skipped {path}: empty", err=True)
         for path, reason in report.skipped:
             typer.echo(f"skipped {path}: {reason}", err=True)
+        for path, kept in report.copies:
+            typer.echo(f"skipped {path}: a copy of {kept}", err=True)
+
+
+COPIES_NAMED = 3
+"""Copies :func:`copies_line` names without ``--verbose``: a Sphinx folder holds one per page."""
+
+
+def copies_line(copies: list[tuple[str, str]], verbose: bool = False) -> str:
+    """The line saying which files were skipped as copies of a page another file holds
+    (:mod:`ingest.copies`), each with the file kept, by their paths below the folder holding them
+    all: "kept one file per page: skipped 2 copies: bash.pdf (bash.html kept), …"; the first
+    :data:`COPIES_NAMED` only, unless ``verbose`` (which names each on a line of its own)."""
+    paths = [path for pair in copies for path in pair]
+    base = os.path.commonpath(paths) if len(set(paths)) > 1 else os.path.dirname(paths[0])
+    named = [] if verbose else copies[:COPIES_NAMED]
+    listed = ", ".join(f"{os.path.relpath(path, base)} ({os.path.relpath(kept, base)} kept)" for path, kept in named)
+    more = len(copies) - len(named)
+    return (
+        f"kept one file per page: skipped {len(copies)} cop{'y' if len(copies) == 1 else 'ies'}"
+        + (f": {listed}" if listed else "")
+        + (f" and {more} more (--verbose names them)" if more and not verbose else "")
+    )
 
 
 def graph_summary(report: IngestReport) -> str:

@@ -18,27 +18,39 @@ from __future__ import annotations
 import signal
 from collections import deque
 from concurrent.futures import Future
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Iterator, Sequence
 
 from loky import ProcessPoolExecutor
 
+from ingest.copies import page_sketch
 from ingest.loaders import Source, UnreadableSourceError, load_file
 
 
-def _load(path: Path, chunk_size: int, chunk_overlap: int) -> Source | UnreadableSourceError:
-    """:func:`load_file`, its reading error returned rather than raised (a worker's result)."""
+@dataclass
+class SketchedSource(Source):
+    """A :class:`Source` with its page's sketch (:func:`ingest.copies.page_sketch`), made where it
+    was parsed."""
+
+    sketch: bytes | None = None
+
+
+def _load(path: Path, chunk_size: int, chunk_overlap: int) -> SketchedSource | UnreadableSourceError:
+    """:func:`load_file` with the page's sketch, its reading error returned rather than raised (a
+    worker's result)."""
     try:
-        return load_file(path, chunk_size, chunk_overlap)
+        source = load_file(path, chunk_size, chunk_overlap)
     except UnreadableSourceError as exc:
         return exc
+    return SketchedSource(source.key, source.content_hash, source.chunks, page_sketch(source.chunks))
 
 
 def load_files(
     paths: Sequence[Path], chunk_size: int, chunk_overlap: int, workers: int, window: int = 64
-) -> Iterator[Source | UnreadableSourceError]:
-    """Each file's :class:`Source`, or the :class:`UnreadableSourceError` (an
+) -> Iterator[SketchedSource | UnreadableSourceError]:
+    """Each file's :class:`SketchedSource`, or the :class:`UnreadableSourceError` (an
     ``EmptySourceError`` for an empty file) saying why it could not be read, in ``paths`` order.
 
     Args:

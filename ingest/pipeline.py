@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
-from collections.abc import Container
-from dataclasses import dataclass, field
+from contextlib import closing
 from pathlib import Path
-from typing import Callable, Iterable, Literal, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
-import psycopg
-import sqlalchemy.exc
 from tqdm import tqdm
 
 from core.errors import IngestError
+from ingest.batches import IngestReport, SourceBatcher
+from ingest.copies import CopyFinder, format_tier, reading_order
+from ingest.ledger import SketchLedger
 from ingest.loaders import (
     IGNORE_FILE,
     TEXT_SUFFIXES,
@@ -25,133 +26,12 @@ from ingest.loaders import (
     names_a_path,
     source_identity,
 )
-from ingest.parallel import load_files
-from store.chunks import ChunkStore, SourceChunks
-from store.mentions import GraphUpdate
+from ingest.parallel import SketchedSource, load_files
+from store.chunks import ChunkStore
+from store.connection import connect
 
 PROGRESS_EVERY_S = 10.0
 """Seconds between one-line progress reports of an ingest whose stderr is not a terminal."""
-
-
-@dataclass
-class IngestReport:
-    """Totals of one ingest run.
-
-    ``files`` counts sources seen and ``unchanged`` those skipped by content hash; ``repaired``
-    those written again although unchanged, as the chunk table had lost chunks the manifest
-    records (deleted or dropped outside agentic-rag); ``added`` and ``removed`` count chunks;
-    ``deleted_files`` counts sources removed because their file left an ingested folder,
-    ``excluded_files`` those removed because their file, still there, is now left out (an
-    ``--exclude`` or ``.ragignore`` pattern, or a hidden path); ``skipped`` lists (path, reason)
-    for unreadable files, ``empty`` the empty ones.
-    """
-
-    files: int = 0
-    unchanged: int = 0
-    repaired: int = 0
-    added: int = 0
-    removed: int = 0
-    deleted_files: int = 0
-    excluded_files: int = 0
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-    empty: list[str] = field(default_factory=list)
-    graph: GraphUpdate | None = None
-    """What the mention-graph update after the writes did."""
-    interrupted: bool = False
-    """Stopped by Ctrl-C: the files counted were written (a batch of files per transaction), the
-    rest not, and the folder was not mirrored nor its vector index rebuilt (searches are exact
-    meanwhile); the same ingest again continues (unchanged files are skipped by hash) and
-    finishes both."""
-
-    discarded: bool = False
-    """The ingest created the collection but wrote nothing to it, so it was dropped again."""
-
-    def skipped_by_reason(self) -> dict[str, int]:
-        """How many files were skipped for each reason (the reason without its details in
-        parentheses, e.g. ``unsupported file type '.svg'``, ``not a readable PDF``), most first."""
-        counts: dict[str, int] = {}
-        for _, reason in self.skipped:
-            kind = reason.split(" (", 1)[0]
-            counts[kind] = counts.get(kind, 0) + 1
-        return dict(sorted(counts.items(), key=lambda item: -item[1]))
-
-    def progress_line(self, done: int, total: int) -> str:
-        """``ingest: done/total files, N chunks added, M skipped``: one line of progress (M counts
-        the empty files too, as the summary does)."""
-        skipped = len(self.skipped) + len(self.empty)
-        return f"ingest: {done}/{total} files, {self.added} chunks added, {skipped} skipped"
-
-
-class SourceBatcher:
-    """Collects the sources to write and writes them together, ``tuning.ingest_batch`` chunks at
-    a time (a folder of small files fills a batch as one large file does); see
-    :meth:`store.chunks.ChunkStore.replace_sources`."""
-
-    def __init__(self, store: ChunkStore, report: IngestReport, progress: bool = False, unbacked: Container[str] = ()):
-        self.store, self.report, self.progress, self.unbacked = store, report, progress, unbacked
-        self.pending: list[Source] = []
-        self.start_size = store.lexical.size()
-        self.written = 0
-
-    def status(self, key: str, content_hash: str) -> Literal["unchanged", "repair", "write"]:
-        """``unchanged`` when source ``key`` is recorded with this content hash and its chunks
-        are there; ``repair`` when recorded with it but among ``unbacked``
-        (:meth:`store.catalog.Catalog.unbacked`: its chunks are missing); else ``write``."""
-        if self.store.catalog.source_hash(key) != content_hash:
-            return "write"
-        return "repair" if key in self.unbacked else "unchanged"
-
-    def count_unchanged(self) -> None:
-        """Count a source that needs no writing."""
-        self.report.files += 1
-        self.report.unchanged += 1
-
-    def add(self, source: Source, status: Literal["unchanged", "repair", "write"] | None = None) -> None:
-        """Queue ``source`` unless it is unchanged (its :meth:`status`, read here unless given);
-        write the queue once it holds a batch."""
-        status = status or self.status(source.key, source.content_hash)
-        if status == "unchanged":
-            self.count_unchanged()
-            return
-        self.report.repaired += status == "repair"
-        self.pending.append(source)
-        if sum(len(s.chunks) for s in self.pending) >= self.store.tuning.ingest_batch:
-            self.flush()
-
-    def flush(self) -> None:
-        """Write the queued sources; a batch PostgreSQL refuses is written again source by source,
-        and the refused sources are reported as skipped."""
-        pending, self.pending = self.pending, []
-        if not pending:
-            return
-        try:
-            self._write(pending)
-        except (psycopg.DataError, sqlalchemy.exc.DataError) as exc:  # text PostgreSQL refuses
-            if len(pending) == 1:
-                reason = f"refused by PostgreSQL ({str(exc).splitlines()[0][:120]})"
-                self.report.skipped.append((pending[0].key, reason))
-                return
-            for source in pending:
-                self.pending = [source]
-                self.flush()
-
-    def _write(self, sources: list[Source]) -> None:
-        total = sum(len(s.chunks) for s in sources)
-        if self.written + total > self.start_size:  # a load larger than the collection was: index it afterwards
-            self.store.lexical.drop_indexes()
-        show = self.progress and total > self.store.tuning.ingest_batch
-        name = Path(sources[0].key).name if len(sources) == 1 else f"{len(sources)} files"
-        with tqdm(total=total, desc=name, unit="chunk", disable=not show, leave=False) as bar:
-            items = [SourceChunks(s.key, s.content_hash, s.chunks) for s in sources]
-            updates = self.store.replace_sources(items, on_progress=bar.update)
-        self.report.files += len(sources)  # counted once written: a batch cut short by Ctrl-C is rolled back
-        self.report.added += sum(u.added for u in updates)
-        self.report.removed += sum(u.removed for u in updates)
-        self.written += sum(u.added for u in updates)
-        # A load larger than the collection was: adding rows one by one to the HNSW graph would cost more than
-        # building it again after the load (finish_load), so it is dropped; searches meanwhile are exact.
-        if self.written > max(self.start_size, self.store.tuning.hnsw_min_chunks) and self.store.vectors.exists():
-            self.store.vectors.drop_index()
 
 
 def store_sources(store: ChunkStore, sources: Iterable[Source], report: IngestReport) -> None:
@@ -246,10 +126,12 @@ def ingest_files(
     :class:`IngestReport`); the report is returned, not raised.
 
     A file whose chunks the chunk table lost behind the manifest's back is written again
-    (``repaired``).
+    (``repaired``). Of files holding one page in two formats (an HTML page and its ``.txt``
+    source), only the richer is written; the others are listed in ``copies`` (:func:`read_pages`).
 
     Returns:
-        The totals, with the skipped files and their reasons, and the mention-graph update.
+        The totals, with the skipped files and their reasons, the copies skipped, and the
+        mention-graph update.
     """
     report = IngestReport()
     store.catalog.start_ingest()  # finished only at the end: a run stopped before shows as unfinished
@@ -266,53 +148,124 @@ def ingest_files(
 
     logged_progress(0, now=True)
 
-    try:
-        statuses: dict[Path, str] = {}  # unchanged files are recognised by their bytes' hash, without parsing them
-        for path in files:
-            try:
-                status = batcher.status(*source_identity(path, chunk_size, chunk_overlap))
-            except UnreadableSourceError as exc:
-                report.skipped.append((str(path), str(exc)))
-            else:
-                if status != "unchanged":
-                    statuses[path] = status
-                    continue
-                batcher.count_unchanged()
-            logged_progress(report.files + len(report.skipped))
-        changed = list(statuses)
-        many = len(changed) >= store.tuning.parallel_parse_files
-        workers = (store.tuning.parse_workers or os.cpu_count() or 1) if many else 1
-        loaded = load_files(changed, chunk_size, chunk_overlap, workers)
-        bar = tqdm(loaded, total=len(changed), desc="ingest", unit="file", disable=not progress)
+    with connect(store.url) as conn:  # the sketches' own connection: a Ctrl-C mid-COPY breaks the store's
+        ledger = SketchLedger(conn, store.collection)
+        ledger.create()
         try:
-            for done, (path, source) in enumerate(zip(changed, bar, strict=True), len(files) - len(changed) + 1):
-                if isinstance(source, EmptySourceError):
-                    report.empty.append(str(path))
-                elif isinstance(source, UnreadableSourceError):
-                    report.skipped.append((str(path), str(source)))
+            identities: dict[Path, tuple[str, str, str]] = {}  # key, content hash and status, without parsing
+            for path in files:
+                try:
+                    key, digest = source_identity(path, chunk_size, chunk_overlap)
+                except UnreadableSourceError as exc:
+                    report.skipped.append((str(path), str(exc)))
+                    logged_progress(len(report.skipped))
                 else:
-                    batcher.add(source, statuses[path])
-                logged_progress(done)
-        finally:
-            bar.close()
-            loaded.close()  # a Ctrl-C or an error: the files not yet parsed are cancelled
-        batcher.flush()
-        order = {str(path): at for at, path in enumerate(files)}
-        report.skipped.sort(key=lambda skipped: order.get(skipped[0], len(order)))  # in the files' order
-        logged_progress(len(files), now=True)  # the last batch is written only now
-    except KeyboardInterrupt:
-        report.interrupted = True
-        store.recover()  # Ctrl-C may have landed mid-COPY: the batch is rolled back, the store usable
-        return report
-    present = {str(f) for f in files}
-    for folder in (p.resolve() for p in paths if p.is_dir()):
-        for source in store.catalog.sources_under(f"{folder}{os.sep}"):
-            if source not in present:
-                report.removed += store.delete_source(source)
-                if Path(source).is_file():
-                    report.excluded_files += 1
-                else:
-                    report.deleted_files += 1
+                    identities[path] = (key, digest, batcher.status(key, digest))
+            sketches = ledger.sketches({key: digest for key, digest, _ in identities.values()})
+            done = itertools.count(len(files) - len(identities) + 1)  # the files unreadable so far are done
+            chunking = (chunk_size, chunk_overlap)
+            made = read_pages(batcher, identities, sketches, chunking, lambda: logged_progress(next(done)))
+            order = {str(path): at for at, path in enumerate(files)}
+            report.skipped.sort(key=lambda skipped: order.get(skipped[0], len(order)))  # in the files' order
+            logged_progress(len(files), now=True)  # the last batch is written only now
+        except KeyboardInterrupt:
+            report.interrupted = True
+            store.recover()  # Ctrl-C may have landed mid-COPY: the batch is rolled back, the store usable
+            return report
+        ledger.save(made)
+        present = {str(f) for f in files}
+        for folder in (p.resolve() for p in paths if p.is_dir()):
+            for source in store.catalog.sources_under(f"{folder}{os.sep}"):
+                if source not in present:
+                    report.removed += store.delete_source(source)
+                    if Path(source).is_file():
+                        report.excluded_files += 1
+                    else:
+                        report.deleted_files += 1
+            ledger.forget_others(f"{folder}{os.sep}", present)
     report.graph, _ = store.finish_load()
     store.catalog.finish_ingest()
     return report
+
+
+def read_pages(
+    batcher: SourceBatcher,
+    identities: dict[Path, tuple[str, str, str]],
+    sketches: dict[str, bytes],
+    chunking: tuple[int, int],
+    on_file: Callable[[], None],
+) -> dict[str, tuple[str, bytes]]:
+    """Queue the files to write, one file per page: the files are read in
+    :func:`ingest.copies.reading_order` (richest format first), and a file holding the same page
+    as a file of another format kept before it (:class:`ingest.copies.CopyFinder`) is listed in
+    ``report.copies`` instead; one stored before (its page was its own then) loses its chunks once
+    the file kept is written. Only the files without a sketch of their current content are parsed
+    first (in worker processes); a file known by its sketch is parsed only when it is kept and
+    not stored yet (a copy whose page left the folder). Unreadable and empty files are reported.
+
+    Args:
+        batcher: the writes and the report of the ingest.
+        identities: each readable file's source key, content hash and :meth:`SourceBatcher.status`.
+        sketches: the stored page sketches of the current content, by source key
+            (:meth:`ingest.ledger.SketchLedger.sketches`).
+        chunking: chunk size and overlap in characters.
+        on_file: called once per file decided.
+
+    Returns:
+        Source key → (content hash, page sketch) of the pages sketched now, for the ledger.
+    """
+    store, report = batcher.store, batcher.report
+    order = sorted(identities, key=reading_order)
+    finder, late, demoted, made = CopyFinder(), [], [], {}
+    fresh = [path for path in order if identities[path][0] not in sketches]
+    with closing(parsed(store, fresh, chunking)) as loaded:  # closed early: the files not yet parsed are cancelled
+        for path in tqdm(order, desc="ingest", unit="file", disable=not batcher.progress):
+            key, digest, status = identities[path]
+            source = None if key in sketches else next(loaded)
+            if isinstance(source, UnreadableSourceError):
+                unreadable(report, path, source)
+                on_file()
+                continue
+            sketch = sketches[key] if source is None else source.sketch
+            if source is not None and sketch is not None:
+                made[key] = (digest, sketch)
+            if copy := finder.copy_of(key, format_tier(path), sketch):
+                report.copies.append((str(path), copy[0]))
+                if status != "write" or store.catalog.source_hash(key) is not None:
+                    demoted.append((key, copy[0]))
+            elif status == "unchanged":
+                batcher.count_unchanged()
+            elif source is not None:
+                batcher.add(source, status)
+            else:
+                late.append(path)
+            on_file()
+    with closing(parsed(store, late, chunking)) as loaded:
+        for path, source in zip(late, loaded, strict=True):
+            if isinstance(source, UnreadableSourceError):
+                unreadable(report, path, source)
+            else:
+                batcher.add(source, identities[path][2])
+    batcher.flush()
+    for key, kept in demoted:
+        if store.catalog.source_hash(kept) is not None:  # not when PostgreSQL refused the file kept
+            report.removed += store.delete_source(key)
+    return made
+
+
+def parsed(
+    store: ChunkStore, paths: list[Path], chunking: tuple[int, int]
+) -> Iterator[SketchedSource | UnreadableSourceError]:
+    """:func:`ingest.parallel.load_files` of ``paths``, in worker processes from
+    ``tuning.parallel_parse_files`` files on."""
+    many = len(paths) >= store.tuning.parallel_parse_files
+    workers = (store.tuning.parse_workers or os.cpu_count() or 1) if many else 1
+    return load_files(paths, *chunking, workers)
+
+
+def unreadable(report: IngestReport, path: Path, error: UnreadableSourceError) -> None:
+    """Report a file that could not be read: as empty, or skipped with the reason."""
+    if isinstance(error, EmptySourceError):
+        report.empty.append(str(path))
+    else:
+        report.skipped.append((str(path), str(error)))

@@ -1,0 +1,242 @@
+"""One page, one copy: of the files one ingest reads, those holding the same page as a file of a
+richer format (an HTML page and its ``.txt`` or ``.rst`` source, an HTML manual and its PDF) are
+skipped, so the collection holds each page once.
+
+Pages are compared by the text their reader extracted, never by their names. Each page's text
+is reduced to its letters and digits (Unicode NFKC, case-folded, URLs dropped: a source spells
+out the link targets a rendered page hides), so the same words compare equal however each
+format spaces, hyphenates, quotes or marks them up (pypdf reads the groff-typeset ``bash.pdf``
+as "re gular", "sube x-pressions"). The page is then the set of its byte 8-grams, and two pages'
+resemblance the Jaccard similarity of their sets (Broder 1997, "On the resemblance and
+containment of documents"), estimated from one-permutation MinHash sketches (Li, Owen & Zhang
+2012, "One permutation hashing"; empty bins filled by rotation: Shrivastava & Li 2014,
+"Densifying one permutation hashing via rotation for fast near neighbor search"). The pages of
+one ingest are found among each other by LSH banding of the sketches (Leskovec, Rajaraman &
+Ullman, *Mining of Massive Datasets*, ch. 3).
+
+Two files of the same format are never copies of each other: pages that share most of their
+text and still say different things (Django's release notes of two branches, 0.98 alike; the
+PostgreSQL manual's ``information_schema`` views, 0.78) are distinct pages of one manual.
+
+Why not datasketch's ``MinHash`` and ``MinHashLSH``: importing datasketch imports
+``scipy.integrate`` (for the LSH band optimiser), 1.4 s in the ingest and again in each parse
+worker, and its MinHash hashes every gram once per permutation. Sketching the PostgreSQL
+manual's 1,167 pages (7.0 M characters) took 2.8 s with it (256 permutations), 1.1 s with
+numpy MinHash over a 1-in-4 sample of the grams, and takes 0.25 s so, on one core, at the same
+error (standard deviation 0.018 to the exact Jaccard over 1,176 measured pairs).
+
+A page's sketch is kept with its file's content hash (:class:`ingest.ledger.SketchLedger`), so a
+file that did not change is compared without being read again.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import numpy as np
+from langchain_core.documents import Document
+
+from ingest.office import OFFICE_SUFFIXES
+
+GRAM_BYTES = 8
+"""Length of the shingles, in bytes of the squeezed text (letters and digits only). Over words,
+the PDF's broken words made ``bash.html`` and ``bash.pdf`` 0.59 alike (3-word shingles), no more
+than two distinct bash manuals (0.51); over squeezed bytes they are 0.96 and 0.56. Longer grams
+part copies whose markup interrupts sentences (an ``.rst`` source's roles) as fast as distinct
+pages built on one template: 16 and 32 bytes separated the Flask pages less well than 8."""
+
+BINS = 256
+"""Values of a sketch: the grams are split by their hash's top 8 bits into 256 bins and each bin
+keeps its least hash. The estimate's standard error is about sqrt(J(1 - J) / BINS), 0.03 at 0.65
+(the most alike distinct pages measured); against the exact Jaccard of 1,176 pairs its measured
+standard deviation was 0.018."""
+
+BANDS, ROWS = 32, 8
+"""LSH banding of the :data:`BINS` values: two pages are compared when one band of ``ROWS``
+values is equal in both, with probability 1 - (1 - J^8)^32: 0.97 at J = 0.75, 0.998 at 0.80,
+0.43 at 0.60; every candidate is then checked against :data:`COPY_JACCARD`."""
+
+COPY_JACCARD = 0.75
+"""Least estimated Jaccard similarity at which a file is a copy of a richer file's page.
+Measured by ``bench/page_copies.py`` on Debian's bash, Flask and Python 3.11 manuals: of 572
+pairs of one page in two formats (569 HTML pages with their Sphinx ``_sources`` text, median
+0.79; ``bash.html``/``bash.pdf`` 0.96, ``bashref.html``/``bashref.pdf`` 0.88, ``INDEX.html``/
+``INDEX.txt`` 0.99), 393 are called copies at 0.75 (467 at 0.70, 274 at 0.80), while the
+nearest distinct pages in two formats are 0.65 alike (Flask's ``eventlet`` page and the
+``gevent`` page's source, written on one template; estimated 0.68 at most, two and a half
+standard errors below 0.75); bash's two manuals, 0.55. Most pairs far below are not copies by their text: a source that
+includes another file or lists autodoc directives (Flask's ``changes`` and ``api``) renders
+into a page it does not hold. A missed copy costs duplicate chunks; a false one, a page lost."""
+
+FORMAT_TIERS: tuple[frozenset[str], ...] = (
+    frozenset({".html", ".htm"}),
+    frozenset(OFFICE_SUFFIXES),
+    frozenset({".pdf"}),
+    frozenset({".md", ".markdown", ".rst"}),
+    frozenset({".txt"}),
+    frozenset({".jsonl"}),
+)
+"""File suffixes from the richest format to the poorest; of two copies of a page, the file of
+the richer format is kept. HTML first: its reader keeps the page's title (``<title>``) and
+structure (headings one per line, tables as rows with their header cells, definition-list terms
+next to their description) and drops the navigation. Office documents next: converted to
+Markdown with their headings and table rows. Then PDF: the rendered text, with cross-references
+resolved and directives expanded, but its layout lost: words broken at line ends and by
+letter spacing, running headers and page numbers on every page, a title only when the
+metadata holds one. Then Markdown and reStructuredText sources: headings the splitter cuts at,
+but markup (directives, roles, link targets) read as words. Then plain text (Sphinx's
+``_sources/*.rst.txt``), then question-answering JSONL pools."""
+
+SKETCH_VERSION = f"bytes{GRAM_BYTES}-oph{BINS}-rotation-v1"
+"""Stored beside each signature: signatures made another way are made again."""
+
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_ASCII_NOT_ALNUM = bytes(b for b in range(128) if not chr(b).isalnum())
+_BIN_BITS = 8  # log2(BINS)
+_BLOCK = 1 << 20
+"""Grams hashed at once: the temporaries stay near 8 MB each, however large the file."""
+
+
+def format_tier(path: Path | str) -> int:
+    """The rank of ``path``'s format in :data:`FORMAT_TIERS`, 0 for the richest; unknown suffixes
+    rank last."""
+    suffix = Path(path).suffix.lower()
+    return next((tier for tier, suffixes in enumerate(FORMAT_TIERS) if suffix in suffixes), len(FORMAT_TIERS))
+
+
+def reading_order(path: Path) -> tuple[int, str]:
+    """Sort key that reads the richest formats first, then by path: a page's richer file is
+    decided (and kept) before its copies are compared with it."""
+    return format_tier(path), str(path)
+
+
+def squeezed(text: str) -> bytes:
+    """``text`` as UTF-8 bytes of its letters and digits only: URLs dropped, then Unicode NFKC
+    (ligatures such as "ﬁ" become "fi"), case folded, every other character (spaces, hyphens,
+    punctuation, quotes, markup) removed."""
+    if "://" in text:
+        text = _URL.sub(" ", text)
+    text = unicodedata.normalize("NFKC", text).casefold()
+    raw = text.encode("utf-8").translate(None, _ASCII_NOT_ALNUM)
+    if not text.isascii():  # a few distinct symbols ("’", "—", "¶"), each removed in one pass
+        for symbol in {c for c in _NON_ASCII.findall(text) if not c.isalnum()}:
+            raw = raw.replace(symbol.encode("utf-8"), b"")
+    return raw
+
+
+def _splitmix64(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser (Steele, Lea & Flood 2014), a bijective mix of 64-bit integers."""
+    z = np.asarray(x, dtype=np.uint64)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def _hash_blocks(raw: bytes) -> Iterator[np.ndarray]:
+    """The 32-bit hashes of the :data:`GRAM_BYTES`-byte grams of ``raw``, one per position (each
+    gram read as one 64-bit integer, :func:`_splitmix64`-mixed, its high half kept), in blocks of
+    :data:`_BLOCK` grams."""
+    raw = raw.ljust(GRAM_BYTES, b"\0")
+    grams = np.ndarray((len(raw) - GRAM_BYTES + 1,), dtype="<u8", buffer=raw, strides=(1,))
+    for start in range(0, len(grams), _BLOCK):
+        yield (_splitmix64(grams[start : start + _BLOCK]) >> np.uint64(32)).astype(np.uint32)
+
+
+def gram_hashes(text: str) -> np.ndarray:
+    """The hashes of the byte grams of :func:`squeezed` text (:func:`_hash_blocks`), repeats
+    included: the page's set; empty when the text holds no letter or digit."""
+    raw = squeezed(text)
+    return np.concatenate(list(_hash_blocks(raw))) if raw else np.empty(0, dtype=np.uint32)
+
+
+def one_permutation_sketch(blocks: Iterable[np.ndarray]) -> np.ndarray:
+    """The one-permutation MinHash sketch of a set of 32-bit hashes (Li, Owen & Zhang 2012): the
+    top :data:`_BIN_BITS` bits choose one of :data:`BINS` bins, each bin holds the low 24 bits of
+    its least hash; an empty bin takes the value of the first non-empty bin after it (circularly),
+    plus 2^24 per bin passed, so that equal values still occur with the sets' Jaccard similarity
+    (rotation densification, Shrivastava & Li 2014).
+
+    Args:
+        blocks: uint32 arrays whose union is the set, not all empty (repeats allowed: they do not
+            move a minimum).
+
+    Returns:
+        :data:`BINS` uint32 values.
+    """
+    low_bits = 32 - _BIN_BITS
+    least = np.full(BINS, np.iinfo(np.uint32).max, dtype=np.uint32)
+    full = np.zeros(BINS, dtype=bool)
+    for hashes in blocks:
+        bins = (hashes >> np.uint32(low_bits)).astype(np.intp)
+        np.minimum.at(least, bins, hashes)
+        full |= np.bincount(bins, minlength=BINS) > 0
+    values = least & np.uint32((1 << low_bits) - 1)
+    if full.all():
+        return values
+    at = np.arange(2 * BINS)
+    after = np.minimum.accumulate(np.where(np.tile(full, 2), at, 2 * BINS)[::-1])[::-1][:BINS]
+    return values[after % BINS] + ((after - at[:BINS]).astype(np.uint32) << np.uint32(low_bits))
+
+
+def page_sketch(chunks: Iterable[Document]) -> bytes | None:
+    """The sketch (:func:`one_permutation_sketch`) of the page whose chunks these are: the byte
+    grams of their texts joined (an overlap between chunks repeats grams the set already holds).
+
+    Returns:
+        :data:`BINS` little-endian uint32 values as bytes, or ``None`` for a page with no letter
+        or digit: never a copy, never copied.
+    """
+    raw = squeezed("\n".join(chunk.page_content for chunk in chunks))
+    return one_permutation_sketch(_hash_blocks(raw)).astype("<u4").tobytes() if raw else None
+
+
+def resemblance(first: bytes, second: bytes) -> float:
+    """The estimated Jaccard similarity of two pages: the share of their :func:`page_sketch`
+    values that are equal."""
+    return float(np.mean(np.frombuffer(first, dtype="<u4") == np.frombuffer(second, dtype="<u4")))
+
+
+class CopyFinder:
+    """The copies among the pages of one ingest, decided page by page in :func:`reading_order`:
+    a page is a copy of the most alike page kept before it in another format, when their
+    :func:`resemblance` reaches ``threshold``; otherwise it is kept. Candidates are found by LSH
+    banding (:data:`BANDS`), so each page is compared with few others."""
+
+    def __init__(self, threshold: float = COPY_JACCARD) -> None:
+        self.threshold = threshold
+        self._buckets: dict[tuple[int, bytes], list[int]] = defaultdict(list)
+        self._kept: list[tuple[str, int, bytes]] = []  # key, format tier, sketch, in reading order
+
+    def copy_of(self, key: str, tier: int, sketch: bytes | None) -> tuple[str, float] | None:
+        """Decide one page.
+
+        Args:
+            key: its source key (unique in the ingest).
+            tier: its :func:`format_tier`; no page decided before may rank after it.
+            sketch: its :func:`page_sketch`.
+
+        Returns:
+            ``(key of the kept page, estimated Jaccard similarity)`` for a copy, the most alike
+            (the first kept among equals); ``None`` for a page kept, which becomes a candidate
+            for the pages after it.
+        """
+        if sketch is None:
+            return None
+        width = ROWS * 4  # bytes of a band
+        bands = [(band, sketch[band * width : (band + 1) * width]) for band in range(BANDS)]
+        best: tuple[str, float] | None = None
+        for at in sorted({at for band in bands for at in self._buckets.get(band, ())}):
+            kept, kept_tier, kept_sketch = self._kept[at]
+            if kept_tier != tier and (similarity := resemblance(kept_sketch, sketch)) >= self.threshold:
+                if best is None or similarity > best[1]:
+                    best = (kept, similarity)
+        if best is None:
+            for band in bands:
+                self._buckets[band].append(len(self._kept))
+            self._kept.append((key, tier, sketch))
+        return best
