@@ -11,6 +11,7 @@
 Chunks' ``metadata`` holds ``title`` and ``chunk_index``; a file that cannot be read raises
 :class:`UnreadableSourceError` with the reason.
 """
+
 from __future__ import annotations
 
 import errno
