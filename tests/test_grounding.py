@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import answer_reply, first_passage_number, scripted, shared_file
 
-from core.calibration import calibrate
+from deciders.reader import trust_level
 from graph.context import RunContext
 
 DONNIE = "Which league does Donnie Smith play in?"
@@ -60,17 +60,17 @@ def test_garbage_grounding_reply_falls_back_to_the_lexical_check(make_app):
     assert any(n.startswith("check_grounding:") and "lexical check instead" in n for n in result["notes"])
 
 
-def test_confidence_is_the_calibrated_raw_confidence_of_an_answer_or_an_abstention(hotpot_app):
+def test_a_model_free_confidence_is_the_readers_calibrated_probability(hotpot_app):
     answered = hotpot_app.ask(DONNIE, context=RunContext(deciders="rules"))
-    caveat = hotpot_app.ask(
+    unanswerable = hotpot_app.ask(
         "What is the boiling point of liquid tungsten in kelvin?", context=RunContext(deciders="rules")
     )
     assert answered["stop_reason"] == "sufficient_evidence" and answered["unsupported_claims"] == []
-    assert not answered["abstained"] and answered["short_answer"] == "Major League Soccer"
-    assert caveat["abstained"] and caveat["short_answer"] is None
-    # an abstention quotes the closest passages and claims nothing: no grounding check, no regeneration
-    assert caveat["unsupported_claims"] == [] and not any(n.startswith("check_grounding") for n in caveat["notes"])
-    for result, group in ((answered, "other"), (caveat, "abstention")):  # "Which league …?" names no type
-        assert 0 <= result["raw_confidence"] <= 1
-        assert result["confidence"] == calibrate(result["raw_confidence"], group)
+    assert not answered["abstained"] and "Major League Soccer" in answered["answer"]
+    # the reader's support is already a calibrated probability: no second calibration map
+    for result in (answered, unanswerable):
+        assert 0 <= result["raw_confidence"] <= 1 and result["confidence"] == result["raw_confidence"]
+    assert unanswerable["abstained"] or unanswerable["confidence"] < trust_level()  # never trusted
+    if unanswerable["abstained"]:  # an abstention claims nothing: no grounding check, no regeneration
+        assert not any(n.startswith("check_grounding") for n in unanswerable["notes"])
     assert hotpot_app.ask("thanks!", context=RunContext(deciders="rules"))["confidence"] is None
