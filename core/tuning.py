@@ -63,8 +63,10 @@ class Tuning:
     """HNSW query-time candidate list (at least the ``k`` asked for): higher is closer to exact
     search and slower. At 106k chunks the 50-deep ranking shared 0.70 / 0.86 / 0.92 of the exact
     one with 40 / 100 / 200, for 1.7 / 1.5 / 2.3 ms (README, "Scale")."""
-    hnsw_build_memory_mb: int = 512
-    """``maintenance_work_mem`` for the index build: a graph that fits builds several times faster."""
+    hnsw_build_memory_mb: int = 2048
+    """Most ``maintenance_work_mem`` an index build asks for (it asks for what its graph needs,
+    :meth:`store.vectors.VectorIndex.build_memory_mb`): a graph that fits builds several times
+    faster; a million 256-d chunks need about 1.3 GB."""
 
     # -- hops (nodes) ---------------------------------------------------------------------------
     entry_candidates: int = 20
