@@ -73,14 +73,14 @@ class NameIndex(CollectionReads):
         if not re.fullmatch(r"[^\W_]+(?: [^\W_]+)*", word):
             return t, []
         return (
-            f"""(SELECT c.* FROM {t} c WHERE c.chunk_id IN (
+            f"""(SELECT c.* FROM {t} c WHERE c.chunk_id = ANY(ARRAY(
                     WITH rare AS (SELECT v.lexeme FROM unnest(to_tsvector('english', %s)) v
                                   LEFT JOIN {t}_df d ON d.term = v.lexeme ORDER BY coalesce(d.df, 0) LIMIT 1),
                     known AS (SELECT d.term FROM {t}_df d JOIN rare ON d.term = rare.lexeme WHERE d.df > 0),
                     spelled AS (SELECT term FROM known UNION ALL
                                 SELECT d.term FROM {t}_df d JOIN rare ON translate(d.term, %s, %s) = rare.lexeme
                                 WHERE NOT EXISTS (SELECT 1 FROM known) AND d.df > 0)
-                    SELECT p.chunk_id FROM {t}_terms p WHERE p.term IN (SELECT term FROM spelled))
+                    SELECT p.chunk_id FROM {t}_terms p WHERE p.term IN (SELECT term FROM spelled)))
                 UNION ALL SELECT c.* FROM {t} c WHERE to_tsvector('english', %s) = ''::tsvector)""",
             [word, *_UNACCENT, word],
         )
