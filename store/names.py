@@ -54,11 +54,19 @@ class NameIndex(CollectionReads):
     """Literal lookups of names in the chunk table ``table`` (and its BM25 postings), on ``conn``."""
 
     def _held_sql(self) -> str:
-        """SQL common table expressions ending in ``held``: the chunks holding every lexeme of the
-        name in the parameter ``%(name)s`` (read from the BM25 postings)."""
-        return f"""lex AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(name)s))),
-            held AS (SELECT p.chunk_id FROM {self.table}_terms p JOIN lex ON p.term = lex.lexeme
-                     GROUP BY p.chunk_id HAVING count(*) = (SELECT count(*) FROM lex))"""
+        """SQL common table expressions ending in ``held``: the chunks that may hold the name in the
+        parameter ``%(name)s``, read from the BM25 postings — those holding its rarest lexeme, at
+        most ``tuning.bm25_posting_cap`` of them, highest impact first (every one in a collection
+        where fewer hold it). The callers match the whole name in each; reading every posting of
+        every lexeme ("american" and "football" for ``american_football``) cost a query hundreds
+        of milliseconds at 100k chunks, and grows with the collection."""
+        t = self.table
+        return f"""lex AS MATERIALIZED (
+                SELECT v.lexeme, coalesce(d.df, 0) AS df FROM unnest(to_tsvector('english', %(name)s)) v
+                LEFT JOIN {t}_df d ON d.term = v.lexeme),
+            held AS (SELECT p.chunk_id FROM {t}_terms p
+                     WHERE p.term = (SELECT lexeme FROM lex ORDER BY df, lexeme LIMIT 1)
+                     ORDER BY p.impact DESC LIMIT {int(self.tuning.bm25_posting_cap)})"""
 
     def _holding(self, word: str) -> tuple[str, list[str]]:
         """(SQL relation, its parameters) of the chunks that may hold ``word`` literally. For
@@ -210,7 +218,6 @@ class NameIndex(CollectionReads):
         line = re.compile(rf"(?m){term_line}" + (says if said else rf"(?:{says}|\Z)"), re.I if typed else 0)
         return [cid for cid, content in rows if line.search(content)][:k]
 
-
     def titled(self, title: str, where: ChunkFilter | None = None) -> list[tuple[str, str]]:
         """``(chunk id, text)`` of every chunk titled ``title`` exactly (a program's reference page,
         "initdb") that holds the title's lexemes, in page order; read through the BM25 postings."""
@@ -221,5 +228,3 @@ class NameIndex(CollectionReads):
                 WHERE {condition} AND c.title = %(name)s ORDER BY c.source, c.chunk_index""",
             {"name": title, **params},
         ).fetchall()
-
-
