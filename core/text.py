@@ -60,10 +60,20 @@ def terms(text: str) -> tuple[str, ...]:
     irregular form is its verb's ("took" is "take", which "takes" also is): simplemma's English
     dictionary (Barbaresi 2021), then Snowball's stemmer; an everyday abbreviation is its word
     (:data:`_SPELLED_OUT`: "config" is "configuration")."""
-    lowered = text.lower()
-    calls = set(_CALL.findall(lowered)) & STOPWORDS if "(" in lowered else set()
-    words = [lemma(_SPELLED_OUT.get(w, w)) for w in _TOKEN.findall(lowered) if w not in STOPWORDS or w in calls]
+    words = [lemma(_SPELLED_OUT.get(w, w)) for w in _content_words(text.lower())]
     return tuple(_stemmer.stemWords(words))
+
+
+def _content_words(lowered: str) -> list[str]:
+    """The words of lower-case text that :func:`terms` keeps (before lemmas and stems), in order."""
+    calls = set(_CALL.findall(lowered)) & STOPWORDS if "(" in lowered else set()
+    return [w for w in _TOKEN.findall(lowered) if w not in STOPWORDS or w in calls]
+
+
+def has_terms(text: str) -> bool:
+    """Whether :func:`terms` of ``text`` is not empty, found without lemmatising or stemming (a
+    word never loses its term to either): ~50× cheaper for a text not seen before."""
+    return bool(_content_words(text.lower()))
 
 
 _SPELLED_OUT = {

@@ -25,8 +25,8 @@ chunks (re-ingest, source removal) deletes their nodes and edges in the same sta
 * ``<table>_scanned`` (alias): aliases every scanned chunk has been matched against (an edited
   document whose names stay the same causes no rescan).
 
-The comment on ``<table>_linked`` records the matching rule (:data:`MATCH_RULE`); an update
-finding another drops the edges and scans every chunk again (a fresh graph has none to drop).
+The comment on ``<table>_linked`` records the matching rule (:data:`MATCH_RULE`); an update finding
+another drops the edges and scans every chunk again.
 
 :meth:`MentionGraph.update` runs after each ingest, in one transaction: it drops edges to
 entities that no longer exist, adds the nodes of unscanned chunks, scans those chunks against
@@ -41,11 +41,12 @@ import re
 import time
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, TypedDict
 
 import ahocorasick
 
-from core.text import strip_qualifier, term_set
+from core.text import has_terms, strip_qualifier
 from store.connection import TableAddon
 from store.filters import ChunkFilter
 
@@ -62,14 +63,14 @@ def normalise_name(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).lower().split())
 
 
-def aliases(name: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def aliases(name: str) -> frozenset[str]:
     """The normalised aliases of an entity name: the name, without its parenthesised qualifier,
     and without a leading article; aliases under ``MIN_ALIAS_CHARS`` characters, without a
-    letter, or made only of stop words are left out."""
-    full = normalise_name(name)
-    bare = normalise_name(strip_qualifier(name))
+    letter, or made only of stop words are left out. Cached: a title is the name of each of its chunks."""
+    full, bare = normalise_name(name), normalise_name(strip_qualifier(name))
     found = {full, bare, _ARTICLE.sub("", full), _ARTICLE.sub("", bare)}
-    return {a for a in found if len(a) >= MIN_ALIAS_CHARS and any(ch.isalpha() for ch in a) and term_set(a)}
+    return frozenset(a for a in found if len(a) >= MIN_ALIAS_CHARS and any(ch.isalpha() for ch in a) and has_terms(a))
 
 
 def headings(text: str) -> list[str]:
@@ -232,8 +233,7 @@ class MentionGraph(TableAddon):
         transaction, serialised per collection by an advisory lock.
 
         Returns:
-            Counts of what changed and the seconds taken.
-        """
+            Counts of what changed and the seconds taken."""
         t, conn = self.table, self._conn
         started = time.perf_counter()
         with self.serialised("mentions"):
