@@ -46,10 +46,6 @@ class Tuning:
     """Chunks embedded and written (one ``COPY``, one transaction) per batch when ingesting:
     larger batches amortise the round trips and the BM25 statement; smaller ones show progress
     sooner and hold less in memory."""
-    ingest_work_mem_mb: int = 64
-    """``work_mem`` of a batch's transaction: the BM25 statement trigger groups and sorts the batch's
-    postings (~40 a chunk) in memory instead of spilling them to disk (the 4 MB default did for
-    512 chunks)."""
     parse_workers: int = 0
     """Worker processes that parse files while the ingest writes (``0``: one per CPU core):
     reading HTML is most of a manual's ingest time (:mod:`ingest.parallel`)."""

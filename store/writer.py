@@ -108,9 +108,7 @@ class ChunkWriter:
         with conn.transaction():
             # the batch's commit need not wait for its WAL flush: a crash loses the last batches, never their order,
             # and the manifest row written after them (write, a synchronous commit) says the source is unfinished
-            conn.execute(
-                f"SET LOCAL synchronous_commit = off; SET LOCAL work_mem = '{int(self.tuning.ingest_work_mem_mb)}MB'"
-            )
+            conn.execute("SET LOCAL synchronous_commit = off")
             if self._staged is None:  # one staging table per connection, emptied at each commit
                 conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS stage_{t} (LIKE {t}) ON COMMIT DELETE ROWS")
                 self._staged = [
