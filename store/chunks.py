@@ -137,6 +137,7 @@ class ChunkStore:
                     if not self.lexical.current():  # indexed by the earlier per-row trigger: index again
                         self.lexical.rebuild()
                     self.lexical.ensure_indexes()  # a first load stopped before finish_load left them unbuilt
+                    self.names.ensure_index()  # collections made before that index gain it
                     return False
                 if not create:  # dropped by hand: ingest rebuilds it below, the manifest then counts as unbacked
                     raise CollectionNotFoundError(
@@ -170,6 +171,7 @@ class ChunkStore:
             engine._run_as_sync(engine.close())
             with conn.transaction():
                 self.lexical.create()
+                self.names.ensure_index()
                 self.graph.create_schema()
                 if row is None:
                     self.catalog.register(self.table, self.embedding.model_id, self.embedding.dimension)
@@ -203,8 +205,7 @@ class ChunkStore:
         return removed
 
     def drop(self) -> None:
-        """Drop the collection (:func:`store.collections.drop_tables`; for a collection an ingest
-        created but could not fill)."""
+        """Drop the collection (:func:`store.collections.drop_tables`), one an ingest made but could not fill."""
         drop_tables(self._conn, self.collection, self.tuning)
 
     def finish_load(self, min_chunks: int | None = None) -> tuple[GraphUpdate, bool]:

@@ -27,6 +27,9 @@ _ACCENTED = {base: f"[{base}{accented}{accented.upper()}]" for base, accented in
 
 _UNACCENT = ("".join(a for _, a in _ACCENTED_LETTERS), "".join(b * len(a) for b, a in _ACCENTED_LETTERS))
 """``translate()`` arguments taking an indexed lexeme's accented letters to plain ones."""
+PLAIN_TERM = f"translate(term, '{_UNACCENT[0]}', '{_UNACCENT[1]}')"
+"""A BM25 term without its accents, in SQL: the expression of the document frequencies' index
+that :meth:`NameIndex.ensure_index` makes (a query must spell it the same to use it)."""
 
 
 ENTRY_START = "(^|\n)[\\s*•-]*"
@@ -52,6 +55,15 @@ def literal_pattern(word: str) -> str:
 
 class NameIndex(CollectionReads):
     """Literal lookups of names in the chunk table ``table`` (and its BM25 postings), on ``conn``."""
+
+    def ensure_index(self) -> None:
+        """Index the BM25 document frequencies by their terms without accents (:data:`PLAIN_TERM`),
+        if not yet: a name no chunk spells as asked is looked up with its accents ("benitez" →
+        "benítez") by that index instead of a scan of every term (270 ms at 100k chunks)."""
+        with self.serialised("df_plain"):
+            self._conn.execute(
+                f"CREATE INDEX IF NOT EXISTS {self.table}_df_plain_idx ON {self.table}_df ({PLAIN_TERM})"
+            )
 
     def _held_sql(self) -> str:
         """SQL common table expressions ending in ``held``: the chunks that may hold the name in the
@@ -86,11 +98,11 @@ class NameIndex(CollectionReads):
                                   LEFT JOIN {t}_df d ON d.term = v.lexeme ORDER BY coalesce(d.df, 0) LIMIT 1),
                     known AS (SELECT d.term FROM {t}_df d JOIN rare ON d.term = rare.lexeme WHERE d.df > 0),
                     spelled AS (SELECT term FROM known UNION ALL
-                                SELECT d.term FROM {t}_df d JOIN rare ON translate(d.term, %s, %s) = rare.lexeme
-                                WHERE NOT EXISTS (SELECT 1 FROM known) AND d.df > 0)
-                    SELECT p.chunk_id FROM {t}_terms p WHERE p.term IN (SELECT term FROM spelled)))
+                                SELECT term FROM {t}_df WHERE {PLAIN_TERM} = (SELECT lexeme FROM rare)
+                                AND NOT EXISTS (SELECT 1 FROM known) AND df > 0)
+                    SELECT p.chunk_id FROM {t}_terms p WHERE p.term = ANY(ARRAY(SELECT term FROM spelled))))
                 UNION ALL SELECT c.* FROM {t} c WHERE to_tsvector('english', %s) = ''::tsvector)""",
-            [word, *_UNACCENT, word],
+            [word, word],
         )
 
     def absent(self, words: Sequence[str]) -> list[str]:
