@@ -1,238 +1,199 @@
-"""The main content of an HTML page, with trafilatura (Barbaresi 2021, "Trafilatura: A Web
-Scraping Library and Command-Line Tool for Text Discovery and Extraction").
+"""The main content of an HTML page, read with lexbor (the ``selectolax`` bindings), an HTML5
+parser in C that parses a manual's page in about a millisecond, and general main-content rules.
 
-trafilatura finds the page's content container, drops what its rules and link-density tests
-call boilerplate (navigation bars, headers, footers, tables of contents, "Prev / Up / Home /
-Next" link tables), and writes the rest as plain text: headings and paragraphs one per line,
-definition lists as ``- term`` / ``- description`` pairs (a setting's name stays next to its
-description), tables as ``| cell | cell |`` rows, ``<pre>`` blocks verbatim.
+The rules, each general (no one site's markup), in order:
 
-The page is parsed with lxml and prepared first; each step works around a failure measured on
-the PostgreSQL (DocBook) and Python (Sphinx) manuals (``bench/html_extraction.py``):
+* The content container is the page's ``<main>``, ``<article>`` or ``role="main"`` element, else
+  its ``<body>``; ``<title>`` gives the title (:func:`page_title`).
+* Scripts, styles, forms, navigation (``<nav>``, ``<aside>``, ARIA ``navigation``,
+  ``complementary``, ``search``; DocBook's ``navheader`` / ``navfooter`` bars), and a ``<header>``
+  or ``<footer>`` that holds no heading are dropped, as are heading permalinks (a link to an
+  anchor of the page whose text is one symbol such as "¶").
+* Link density (Kohlschütter, Fankhauser & Nejdl 2010, "Boilerplate detection using shallow
+  text features"; trafilatura's and jusText's rule): a list, table or ``<div>`` whose text is
+  mostly link text, with at least :data:`DENSE_LINKS` links, is a table of contents or a link
+  bar and is dropped. A page left empty by this (a page that is only a table of contents) keeps
+  its container's text.
 
-* Navigation marked as such (``<nav>``, ``role="navigation"``, DocBook's ``navheader`` /
-  ``navfooter`` bars) is removed; so are scripts, styles, Sphinx's "¶" permalinks and empty
-  anchors (see :data:`NAVIGATION_XPATH`, :data:`DROP_XPATH`).
-* Markup nested inside inline code (DocBook's ``<code>CLUSTER <em><code>table_name</code></em>
-  </code>``) is flattened to its text: trafilatura otherwise moves the inner part elsewhere in
-  the sentence ("use the table_nameCLUSTER or ...").
-* Whitespace outside ``<pre>`` is collapsed as a browser renders it, so hard-wrapped source
-  lines do not reach the chunks as runs of spaces and newlines.
-* A ``<div>`` that only wraps a table (and its caption) is unwrapped: trafilatura drops some
-  tables inside DocBook's ``div.table > div.table-contents`` (the ``pg_enum`` columns).
-* A table inside a list item (``<dd>``, ``<li>``) becomes one ``a | b | c`` line per row:
-  trafilatura flattens it to "table_lenbigintPhysical relation length".
-* A page nested deeper than libxml2 parses (256 levels; 2,048 with ``huge_tree``) loses
-  everything below that depth: it is parsed again from a shallower copy (:func:`shallower`).
-* Pages that mark no content container (``<main>``, ``<article>``, ``role="main"``; DocBook
-  pages put their sections straight under ``<body>``) get a ``<main>`` around the body's
-  children. Without it trafilatura falls back to recovering loose paragraphs, which drops every
-  heading. Inside the container, ``id`` attributes are removed: trafilatura reads ids as
-  boilerplate hints, and Sphinx names sections after their heading, so the "Sharing state
-  between processes" section of ``multiprocessing`` was dropped as a share button.
+The rest is written as plain text in the layout trafilatura's ``txt`` output has (the reader
+this one replaced, about 40x slower: ``bench/html_extraction.py``): headings and paragraphs one
+per line, whitespace collapsed as a browser renders it, list items and definition-list terms
+and descriptions as ``- `` lines (a setting's name next to its description), table rows as
+``| cell | cell |`` with a ``|---|`` rule under a header row, ``<pre>`` blocks verbatim; markup
+inside inline code is read as its text ("CLUSTER table_name", in order).
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from html.parser import HTMLParser
 
-import lxml.html
-from lxml import etree
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-READER = "trafilatura-main-content-2"
+READER = "lexbor-main-content-1"
 """Names this way of reading HTML; it enters each page's content hash, so a folder ingested with an
 earlier reader is read again instead of being skipped as unchanged. Change it when the output changes."""
-CODE_TAGS = ("code", "kbd", "samp", "tt", "pre")
-"""Elements whose nested markup is flattened to text before extraction."""
-DROP_XPATH = (
-    "//script | //style | //noscript | //a[contains(concat(' ', @class, ' '), ' headerlink ')]"
-    " | //a[not(normalize-space()) and not(.//img)]"
+CONTAINER = "main, article, [role=main]"
+DROP = (
+    "script, style, noscript, template, form, nav, aside, [role=navigation], [role=complementary], [role=search], "
+    "div.navheader, div.navfooter"
 )
-"""Removed (their tail text kept): scripts, styles, Sphinx's heading permalinks ("¶"), and empty
-anchors (DocBook's ``<a id=... class="indexterm"></a>`` index targets): trafilatura counts a link
-without text as boilerplate and drops the short definition list holding it (measured: the
-``pg_prewarm.autoprewarm`` settings of the PostgreSQL manual)."""
-CONTAINER_XPATH = "//main | //article | //*[@role='main']"
-NAVIGATION_XPATH = [
-    "//nav",
-    "//*[@role='navigation']",
-    "//div[@class='navheader' or @class='navfooter']",  # DocBook XSL's Prev / Up / Home / Next bars
-]
-"""Navigation marked as such, removed before trafilatura looks for the content: its link-density
-tests leave DocBook's bars in once the page is wrapped in ``<main>`` (measured: 1,219 chunks of the
-PostgreSQL manual kept "Prev ... Next" without this), and on a page that is only a table of
-contents its last fallback keeps the whole page text."""
-BLOCK_TAGS = {"p", "div", "dd", "dt", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "caption"}
+"""Removed wherever they are: code, forms and navigation marked as such (DocBook XSL's Prev / Up /
+Home / Next bars are ``div.navheader`` and ``div.navfooter``)."""
+FURNITURE = "header, footer, [role=banner], [role=contentinfo]"
+"""Removed unless they hold a heading (an article's ``<header>`` often holds its title)."""
+DENSE = "ul, ol, dl, table, div"
+"""Elements dropped when link-dense (see the module docstring)."""
+DENSE_LINKS = 3
+"""Fewest links of a link-dense element: one or two links make a sentence, not a link bar."""
+LINK_SHARE = 0.8
+"""Share of an element's characters inside links from which it counts as link-dense."""
+PERMALINK = re.compile(r"^\W$")
+"""A heading permalink's text: one symbol ("¶", "#", "§")."""
+BLOCKS = {"p", "div", "section", "article", "main", "header", "footer", "blockquote", "figure", "figcaption"}
+BLOCKS |= {"h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "address", "details", "summary", "caption", "hr"}
+BLOCKS |= {"center", "fieldset", "legend", "body", "html", "tbody", "thead", "tfoot", "tr"}
+ITEMS = {"li", "dt", "dd"}
+"""Blocks written as ``- `` lines."""
+SKIPPED = {"-comment", "head", "title", "img", "svg", "iframe", "object", "video", "audio", "canvas"}
 _SPACE = re.compile(r"\s+")
 _SITE_SUFFIX = re.compile(r"\s+[—|]\s+[^—|]*\bdocumentation\s*$", re.IGNORECASE)
 """A trailing " — Python 3.11.2 documentation" (Sphinx's title separator and project name)."""
 
 
-MAX_DEPTH = 128
-"""Levels of elements a page keeps when it is too deep for libxml2 (:func:`shallower`): well
-below its limit of 256, well above what a page's structure uses (the PostgreSQL and Python
-manuals nest at most 20 deep)."""
-GENERIC_TAGS = {"div", "span", "section", "font", "center"}
-"""Containers that say nothing of their content: unwrapped first when a page is too deep."""
-VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-INLINE_TAGS = {"a", "abbr", "b", "cite", "code", "em", "font", "i", "kbd", "q", "s", "samp", "small", "span"}
-INLINE_TAGS |= {"strong", "sub", "sup", "tt", "u", "var"}
-IMPLIED_END = {"p": {"p"}, "li": {"li"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"}, "tr": {"tr"}, "td": {"td", "th"}}
-IMPLIED_END |= {"th": {"td", "th"}, "option": {"option"}}
-"""Elements whose start closes an open one of these (HTML's optional end tags), so that a page
-of unclosed ``<p>`` or ``<li>`` is not counted as nested."""
+class _Lines:
+    """Text written line by line: inline text joins the current line, a block ends it."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.parts: list[str] = []
+        self.bullet = False
+
+    def text(self, text: str) -> None:
+        self.parts.append(text)
+
+    def end(self) -> None:
+        line = _SPACE.sub(" ", "".join(self.parts)).strip() if self.parts else ""
+        self.parts = []
+        if line:
+            self.lines.append(f"- {line}" if self.bullet else line)
+            self.bullet = False
+
+    def verbatim(self, text: str) -> None:
+        self.end()
+        if (text := text.strip("\n")).strip():
+            self.lines.append(text)
 
 
-class _Shallower(HTMLParser):
-    """Copies a page, unwrapping the elements nested more than ``max_depth`` deep (see :func:`shallower`)."""
 
-    def __init__(self, max_depth: int) -> None:
-        super().__init__(convert_charrefs=False)
-        self.max_depth = max_depth
-        self.out: list[str] = []
-        self.open: list[tuple[str, bool]] = []
-        """The open elements, outermost first, with whether each is kept."""
-        self.kept = 0
 
-    def _break(self, tag: str) -> None:  # an unwrapped block still ends a line
-        if tag not in INLINE_TAGS and (not self.out or self.out[-1] != "<br>"):
-            self.out.append("<br>")
+def _table(table: LexborNode, out: _Lines) -> None:
+    """``| cell | cell |`` per row of ``table`` (not of the tables inside it), a rule under a
+    first row of header cells."""
+    out.end()
+    caption = table.css_first("caption")
+    if caption is not None:
+        out.text(caption.text(deep=True))
+        out.end()
+    spanned: dict[int, int] = {}  # column → rows still covered by a cell above (rowspan)
+    for number, row in enumerate(row for row in table.css("tr") if _owner(row) == table.mem_id):
+        cells, header = [], False
+        for cell in (cell for cell in row.iter() if cell.tag in ("td", "th")):
+            while spanned.get(len(cells), 0) > 0:  # an empty cell under a cell spanning rows
+                spanned[len(cells)] -= 1
+                cells.append("")
+            header = header or cell.tag == "th"
+            rows = cell.attrs.get("rowspan") or "1"
+            if rows.isdigit() and int(rows) > 1:
+                spanned[len(cells)] = int(rows) - 1
+            cells.append(_SPACE.sub(" ", cell.text(deep=True)).strip().replace("|", "\\|"))
+        while spanned.get(len(cells), 0) > 0:
+            spanned[len(cells)] -= 1
+            cells.append("")
+        if any(cells):
+            out.lines.append(f"| {' | '.join(cells)} |")
+            if number == 0 and header:
+                out.lines.append("|" + "---|" * len(cells))
 
-    def _close(self, until: str | None) -> None:
-        while self.open:
-            name, keep = self.open.pop()
-            self.kept -= keep
-            if keep:
-                self.out.append(f"</{name}>")
-            else:
-                self._break(name)
-            if until is None or name == until:
-                return
 
-    def handle_starttag(self, tag: str, attrs: list) -> None:
-        if tag in VOID_TAGS:
-            self.out.append(self.get_starttag_text())
-            return
-        if self.open and self.open[-1][0] in IMPLIED_END.get(tag, ()):
-            self._close(None)
-        keep = self.kept < (self.max_depth // 2 if tag in GENERIC_TAGS else self.max_depth)  # generic ones first
-        self.open.append((tag, keep))
-        self.kept += keep
-        if keep:
-            self.out.append(self.get_starttag_text())
+def _owner(row: LexborNode) -> int | None:
+    """The ``mem_id`` of the table ``row`` belongs to (the nearest one around it)."""
+    node = row.parent
+    while node is not None and node.tag != "table":
+        node = node.parent
+    return None if node is None else node.mem_id
+
+
+def _write(node: LexborNode, out: _Lines) -> None:
+    """Write ``node``'s children (see the module docstring); an explicit stack, so a page nested
+    thousands deep is read whole."""
+    stack: list[LexborNode | str] = list(reversed(list(node.iter(include_text=True))))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):  # a marker: the end of a block, or of a list item
+            out.end()
+            out.bullet = out.bullet and item != "item"
+            continue
+        tag = item.tag
+        if tag == "-text":
+            out.text(item.text_content)
+        elif tag in SKIPPED:
+            continue
+        elif tag == "br":
+            out.end()
+        elif tag == "pre":
+            out.verbatim(item.text(deep=True))
+        elif tag == "table":
+            _table(item, out)
         else:
-            self._break(tag)
-
-    def handle_startendtag(self, tag: str, attrs: list) -> None:
-        self.out.append(self.get_starttag_text())
-
-    def handle_endtag(self, tag: str) -> None:
-        if any(name == tag for name, _ in self.open):  # a stray end tag is dropped, as browsers do
-            self._close(tag)
-
-    def handle_data(self, data: str) -> None:
-        self.out.append(data)
-
-    def handle_entityref(self, name: str) -> None:
-        self.out.append(f"&{name};")
-
-    def handle_charref(self, name: str) -> None:
-        self.out.append(f"&#{name};")
-
-    def handle_decl(self, decl: str) -> None:
-        self.out.append(f"<!{decl}>")
-
-    def handle_pi(self, data: str) -> None:
-        self.out.append(f"<?{data}>")
+            children = list(item.iter(include_text=True))
+            if tag in BLOCKS or tag in ITEMS:
+                out.end()
+                out.bullet = out.bullet or tag in ITEMS
+                stack.append("item" if tag in ITEMS else "block")
+            stack.extend(reversed(children))
 
 
-def shallower(raw: str, max_depth: int = MAX_DEPTH) -> str:
-    """``raw`` with no element nested more than ``max_depth`` deep, for a page libxml2 cannot
-    parse whole: past its depth limit it drops the rest of the page (the text of a page wrapped
-    in 300 ``<div>``s, built by a page builder, is lost). Elements past ``max_depth / 2`` levels
-    are unwrapped, generic containers (:data:`GENERIC_TAGS`) first and any element past
-    ``max_depth``; their text is kept, an unwrapped block ending a line (``<br>``). Comments are
-    dropped. Read with the standard library's event parser, which has no depth limit.
-
-    Args:
-        raw: the page, decoded.
-        max_depth: the most levels of elements kept.
-
-    Returns:
-        The page's markup, at most ``max_depth`` elements deep.
-    """
-    copier = _Shallower(max_depth)
-    copier.feed(raw)
-    copier.close()
-    copier._close(None)
-    return "".join(copier.out)
-
-
-def _parse(raw: str) -> lxml.html.HtmlElement:
-    # bytes, not str: lxml refuses a str that carries an XML encoding declaration
-    parser = lxml.html.HTMLParser(encoding="utf-8")
-    tree = lxml.html.document_fromstring(raw.encode("utf-8"), parser=parser)
-    if any(error.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT for error in parser.error_log):  # "Excessive depth"
-        tree = lxml.html.document_fromstring(
-            shallower(raw).encode("utf-8"), parser=lxml.html.HTMLParser(encoding="utf-8")
-        )
-    return tree
-
-
-def page_title(tree: lxml.html.HtmlElement) -> str | None:
+def page_title(tree: LexborHTMLParser) -> str | None:
     """The page's ``<title>``, whitespace collapsed, without a trailing Sphinx-style
     " — <project> documentation" suffix; ``None`` when the page has no non-blank title.
     A title that is only the suffix's words ("PostgreSQL 15.18 Documentation") is kept."""
-    element = tree.find(".//title")
+    element = tree.css_first("title")
     if element is None:
         return None
-    title = _SPACE.sub(" ", element.text_content()).strip()
+    title = _SPACE.sub(" ", element.text(deep=True)).strip()
     return _SITE_SUFFIX.sub("", title) or None
 
 
-def _collapse(text: str | None) -> str | None:
-    return _SPACE.sub(" ", text) if text else text
+def _container(tree: LexborHTMLParser) -> LexborNode | None:
+    return tree.css_first(CONTAINER) or tree.body
 
 
-def _prepare(tree: lxml.html.HtmlElement) -> None:
-    """The in-place preparation described in the module docstring."""
-    for element in tree.xpath(" | ".join([DROP_XPATH, *NAVIGATION_XPATH])):
-        element.drop_tree()
-    for element in tree.xpath(" | ".join(f"//{tag}" for tag in CODE_TAGS)):
-        nested = {child.tag for child in element.iterdescendants() if isinstance(child.tag, str)}
-        if nested:
-            etree.strip_tags(element, *nested)
-    in_pre = set(tree.xpath("//pre/descendant-or-self::*"))
-    for element in tree.iter():
-        if not isinstance(element.tag, str):  # comments, processing instructions
-            continue
-        if element not in in_pre:
-            element.text = _collapse(element.text)
-            if element.text and element.tag in BLOCK_TAGS:
-                element.text = element.text.lstrip()
-        if element.getparent() not in in_pre:
-            element.tail = _collapse(element.tail)
-    for wrapper in reversed(tree.xpath("//div[.//table]")):  # innermost first
-        children = [child for child in wrapper if isinstance(child.tag, str)]
-        if 0 < len(children) <= 2 and children[-1].tag == "table" and not (wrapper.text or "").strip():
-            wrapper.drop_tag()
-    for table in tree.xpath("//dd//table | //li//table"):
-        rows = etree.Element("div")
-        for row in table.iter("tr"):
-            cells = (_SPACE.sub(" ", cell.text_content()).strip() for cell in row.iter("td", "th"))
-            etree.SubElement(rows, "p").text = " | ".join(cells)
-        rows.tail = table.tail
-        table.getparent().replace(table, rows)
-    body = tree.find("body")
-    if body is not None and not tree.xpath(CONTAINER_XPATH):
-        main = etree.Element("main")
-        main.extend(list(body))
-        body.append(main)
-    for container in tree.xpath(CONTAINER_XPATH)[:1]:
-        for element in container.iterdescendants():
-            element.attrib.pop("id", None)
+def _link_dense(node: LexborNode) -> bool:
+    links = node.css("a")
+    if len(links) < DENSE_LINKS:
+        return False
+    chars = _chars(node.text(deep=True))
+    return chars > 0 and sum(_chars(a.text(deep=True)) for a in links) >= LINK_SHARE * chars
+
+
+def _chars(text: str) -> int:
+    """Characters of ``text`` but spaces and line breaks (indentation does not dilute a link bar)."""
+    return len(text) - text.count(" ") - text.count("\n")
+
+
+def _clean(tree: LexborHTMLParser, container: LexborNode, dense: bool) -> None:
+    for node in tree.css(DROP):
+        node.decompose()
+    for node in container.css(FURNITURE):
+        if node.css_first("h1, h2, h3, h4, h5, h6") is None:
+            node.decompose()
+    for link in container.css("a[href^='#']"):
+        if PERMALINK.match(link.text(deep=True).strip()):
+            link.decompose()
+    if dense:
+        for node in reversed(container.css(DENSE)):  # innermost first: a parent is judged without them
+            if _link_dense(node):
+                node.decompose()
 
 
 def extract_main_text(raw: str) -> tuple[str, str | None]:
@@ -242,35 +203,22 @@ def extract_main_text(raw: str) -> tuple[str, str | None]:
         raw: the page, already decoded (an ``<?xml encoding=...?>`` declaration is allowed).
 
     Returns:
-        ``(text, title)``: the content as plain text, one block per line, and :func:`page_title`.
-        A page trafilatura finds no content in gives the text of its content container
-        (navigation removed) instead; a page without text gives ``""``, one without a title
-        ``None``. Nothing is raised: lxml's parser recovers from broken markup, and a page
-        nested too deep for it is read from a shallower copy (:func:`shallower`).
+        ``(text, title)``: the content as plain text, one block per line (see the module
+        docstring), and :func:`page_title`. A page left without text by the link-density rule
+        gives its container's text; a page without text gives ``""``, one without a title
+        ``None``. Nothing is raised: lexbor recovers from broken markup as browsers do.
     """
-    from trafilatura import extract  # imported on first use: it loads its rules and lxml cleaners once
-
-    # "discarding data: None" for a page without content: the ingest reports such a file itself, by name
-    logging.getLogger("trafilatura").setLevel(logging.ERROR)
-
-    try:
-        tree = _parse(raw)
-    except etree.ParserError:  # "Document is empty"
-        return "", None
-    title = page_title(tree)
-    _prepare(tree)
-    text = extract(
-        tree,
-        output_format="txt",  # markdown escapes brackets in command synopses: CLUSTER \[VERBOSE\]
-        include_tables=True,
-        include_comments=False,
-        include_links=False,
-        include_images=False,
-        favor_recall=True,  # the default drops the "(integer)" after DocBook setting names
-        deduplicate=False,
-        with_metadata=False,
-    )
-    if not text:
-        container = (tree.xpath(CONTAINER_XPATH) or [tree])[0]
-        text = "\n".join(line.strip() for line in container.text_content().splitlines() if line.strip())
-    return text.strip(), title
+    title = None
+    for dense in (True, False):
+        tree = LexborHTMLParser(raw)
+        title = page_title(tree)
+        container = _container(tree)
+        if container is None:
+            return "", title
+        _clean(tree, container, dense)
+        out = _Lines()
+        _write(container, out)
+        out.end()
+        if out.lines:
+            return "\n".join(out.lines), title
+    return "", title

@@ -1,8 +1,8 @@
 """Reading many files at once: each file parsed and chunked (:func:`ingest.loaders.load_file`) in
 worker processes while the caller embeds and writes the files before it.
 
-Parsing is CPU-bound Python (trafilatura's HTML extraction takes ~10 ms a page), so threads
-would share one core; worker processes use the others. They are started by loky (joblib's
+Parsing is CPU-bound Python (reading an HTML page takes a few milliseconds, a PDF's page more),
+so threads would share one core; worker processes use the others. They are started by loky (joblib's
 process pool, ``loky.ProcessPoolExecutor``): a fresh interpreter each, as ``spawn`` (the caller
 holds database connections and threads, which a ``fork`` would copy), but without importing the
 caller's ``__main__`` again. The standard library's ``spawn`` and ``forkserver`` both run a

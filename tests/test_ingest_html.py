@@ -1,4 +1,4 @@
-"""HTML main-content extraction (ingest/html.py, trafilatura) on a saved page of the PostgreSQL
+"""HTML main-content extraction (ingest/html.py, lexbor) on a saved page of the PostgreSQL
 manual and on small pages written here."""
 
 from __future__ import annotations
@@ -67,11 +67,9 @@ def test_headings_tables_code_and_inline_code_survive():
 
 def test_title_drops_a_sphinx_site_suffix_only():
     def title(text: str) -> str | None:
-        import lxml.html
+        from selectolax.lexbor import LexborHTMLParser
 
-        return page_title(
-            lxml.html.document_fromstring(f"<html><head><title>{text}</title></head><body>x</body></html>")
-        )
+        return page_title(LexborHTMLParser(f"<html><head><title>{text}</title></head><body>x</body></html>"))
 
     assert title("itertools — Functions creating iterators &#8212; Python 3.11.2 documentation") == (
         "itertools — Functions creating iterators"
@@ -85,7 +83,7 @@ def test_tiny_and_empty_pages(caplog):
     assert extract_main_text("<html><body><p>Moths fly at night.</p></body></html>") == ("Moths fly at night.", None)
     assert extract_main_text("  \n") == ("", None)
     assert extract_main_text("<html><body></body></html>") == ("", None)
-    assert not caplog.records  # trafilatura's "discarding data: None" is not shown: the ingest names empty files
+    assert not caplog.records  # nothing logged: the ingest names empty files itself
 
 
 def test_short_definition_lists_with_an_index_anchor_or_a_table_in_a_description():
@@ -102,3 +100,26 @@ def test_short_definition_lists_with_an_index_anchor_or_a_table_in_a_description
     text, _ = extract_main_text(page)
     assert "pg_prewarm.autoprewarm (boolean)\n- Controls whether the server should run the autoprewarm worker." in text
     assert "table_len | bigint" in text  # not "table_lenbigint"
+
+
+def test_link_bars_and_permalinks_go_a_page_of_links_keeps_them():
+    toc = "<ul>" + "".join(f"<li><a href='s{i}.html'>Section {i}</a></li>" for i in range(5)) + "</ul>"
+    page = (
+        "<html><head><title>Guide</title></head><body><header><a href='/'>Site</a></header>"
+        f"<main><header><h1>Guide <a href='#guide'>¶</a></h1></header>{toc}"
+        "<p>See <a href='a.html'>the tutorial</a> and <a href='b.html'>the reference</a> first.</p>"
+        "<table><tr><th>Name</th><th>Kind</th></tr><tr><td rowspan='2'>box</td><td>a | b</td></tr>"
+        "<tr><td>c</td></tr></table></main><aside>Related pages</aside><footer>© Someone</footer></body></html>"
+    )
+    text, title = extract_main_text(page)
+    assert title == "Guide"
+    assert text.splitlines() == [
+        "Guide",  # the heading kept with its header, its permalink dropped
+        "See the tutorial and the reference first.",  # two links make a sentence, not a link bar
+        "| Name | Kind |",
+        "|---|---|",
+        "| box | a \\| b |",
+        "|  | c |",  # under a cell spanning two rows
+    ]
+    only_links, _ = extract_main_text(f"<html><body>{toc}</body></html>")
+    assert only_links.splitlines() == [f"- Section {i}" for i in range(5)]  # a page of links keeps them
