@@ -208,8 +208,10 @@ class CopyFinder:
 
     def __init__(self, threshold: float = COPY_JACCARD) -> None:
         self.threshold = threshold
-        self._buckets: dict[tuple[int, bytes], list[int]] = defaultdict(list)
-        self._kept: list[tuple[str, int, bytes]] = []  # key, format tier, sketch, in reading order
+        # by format tier, then band: a page is compared only with kept pages of other formats (a manual's
+        # pages of one template share bands, and scanning them all was quadratic in the pages)
+        self._buckets: dict[int, dict[tuple[int, bytes], list[int]]] = defaultdict(lambda: defaultdict(list))
+        self._kept: list[tuple[str, bytes]] = []  # key and sketch, in reading order
 
     def copy_of(self, key: str, tier: int, sketch: bytes | None) -> tuple[str, float] | None:
         """Decide one page.
@@ -229,13 +231,14 @@ class CopyFinder:
         width = ROWS * 4  # bytes of a band
         bands = [(band, sketch[band * width : (band + 1) * width]) for band in range(BANDS)]
         best: tuple[str, float] | None = None
-        for at in sorted({at for band in bands for at in self._buckets.get(band, ())}):
-            kept, kept_tier, kept_sketch = self._kept[at]
-            if kept_tier != tier and (similarity := resemblance(kept_sketch, sketch)) >= self.threshold:
+        others = [buckets for kept_tier, buckets in self._buckets.items() if kept_tier != tier]
+        for at in sorted({at for buckets in others for band in bands for at in buckets.get(band, ())}):
+            kept, kept_sketch = self._kept[at]
+            if (similarity := resemblance(kept_sketch, sketch)) >= self.threshold:
                 if best is None or similarity > best[1]:
                     best = (kept, similarity)
         if best is None:
             for band in bands:
-                self._buckets[band].append(len(self._kept))
-            self._kept.append((key, tier, sketch))
+                self._buckets[tier][band].append(len(self._kept))
+            self._kept.append((key, sketch))
         return best
