@@ -41,6 +41,8 @@ class QAItem:
     answerable: bool = True
     gold_pages: list[str] = field(default_factory=list)
     """pgdocs: the file names of the pages that state the answer (every page of a chain)."""
+    evidence: list[str] = field(default_factory=list)
+    """pgdocs: the verbatim sentences of those pages that state it."""
 
 
 def detect_format(path: Path) -> str:
@@ -153,6 +155,7 @@ def _load_pgdocs(path: Path) -> list[QAItem]:
                 [],
                 answerable=answerable,
                 gold_pages=list(record["gold_pages"]),
+                evidence=list(record.get("evidence") or []),
             )
         )
     return items
