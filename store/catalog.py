@@ -46,6 +46,19 @@ class Catalog:
             "UPDATE rag_collections SET ingest_finished_at = clock_timestamp() WHERE name = %s", (self.collection,)
         )
 
+    def version(self) -> str | None:
+        """A value that changes whenever the collection is made again, an ingest into it starts or
+        finishes, or a source is recorded or forgotten: a process that keeps reads of the
+        collection (a warm service) reads again when it changed. ``None``: not registered."""
+        row = self._conn.execute(
+            """SELECT c.created_at, c.ingest_started_at, c.ingest_finished_at,
+                      (SELECT count(*) FROM rag_sources s WHERE s.collection = c.name),
+                      (SELECT max(ingested_at) FROM rag_sources s WHERE s.collection = c.name)
+               FROM rag_collections c WHERE c.name = %s""",
+            (self.collection,),
+        ).fetchone()
+        return None if row is None else repr(row)
+
     def embedding(self) -> tuple[str, int] | None:
         """(embedding model id, dimension) the collection was built with; ``None`` when it is
         not registered."""
@@ -71,6 +84,14 @@ class Catalog:
             "SELECT content_hash FROM rag_sources WHERE collection = %s AND source = %s", (self.collection, source)
         ).fetchone()
         return row[0] if row else None
+
+    def source_hashes(self) -> dict[str, str]:
+        """Every fully ingested source's recorded content hash, by source key (one query, for an
+        ingest deciding many files)."""
+        rows = self._conn.execute(
+            "SELECT source, content_hash FROM rag_sources WHERE collection = %s", (self.collection,)
+        ).fetchall()
+        return dict(rows)
 
     def sources_under(self, prefix: str) -> list[str]:
         """Keys of the fully ingested sources that start with ``prefix`` (a folder path + separator)."""

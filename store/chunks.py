@@ -14,7 +14,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable
 
 import psycopg
-from langchain_postgres import Column, PGEngine
 from psycopg.pq import TransactionStatus
 
 from core.errors import CollectionNotFoundError, EmbeddingMismatchError
@@ -155,6 +154,8 @@ class ChunkStore:
             # A crash between creating the table and registering it, or a dropped table, leaves orphans: start clean.
             self.lexical.drop()
             self.graph.drop()
+            from langchain_postgres import Column, PGEngine  # with SQLAlchemy, ~0.4 s: only to make a collection
+
             engine = PGEngine.from_connection_string(sqlalchemy_url(self.url))  # langchain-postgres' layout
             engine.init_vectorstore_table(
                 self.table,

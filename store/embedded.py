@@ -105,6 +105,12 @@ def embedded_postgres_url(data_dir: Path) -> str:
     return _urls[pgdata]
 
 
+def running_url(data_dir: Path) -> str | None:
+    """The URL :func:`embedded_postgres_url` returned in this process for ``data_dir``, or
+    ``None`` when it has not started (or has released) that server."""
+    return _urls.get((data_dir / "pg").resolve())
+
+
 def _app_database(uri: str) -> str:
     """The URL of :data:`DATABASE` on the server at ``uri`` (its ``postgres`` database), made
     if missing; ``uri`` itself when that database already holds the catalog of collections.
