@@ -7,7 +7,7 @@ import os
 import uuid
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Sequence
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph.state import CompiledStateGraph
@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from agentic_rag.checkpoints import checkpoint_location, close_checkpointer, open_async_checkpointer, open_checkpointer
 from agentic_rag.services import FROM_SETTINGS, Services
-from agentic_rag.threads import ReplayEdit, history_rows, require_collection, status_of, thread_rows
+from agentic_rag.threads import ReplayEdit, history_rows, require_collection, require_latest, status_of, thread_rows
 from core import telemetry
 from core.errors import CollectionNotFoundError, InvalidAnswerError, ThreadError, describe_validation
 from core.settings import Settings
@@ -24,9 +24,11 @@ from graph.builder import build_graph
 from graph.context import RunContext, question_input, validate_question
 from graph.interrupts import InvalidResumeError, parse_decision
 from graph.state import OutputState
-from ingest.loaders import Source
-from ingest.pipeline import IngestReport, collect_files, ingest_files, store_sources
 from nodes import make_nodes
+
+if TYPE_CHECKING:  # the ingest pipeline (with SQLAlchemy and pathspec) is imported only to ingest
+    from ingest.loaders import Source
+    from ingest.pipeline import IngestReport
 
 OnEvent = Callable[[str, Any], None]
 """Receives ``(mode, data)`` while a run streams: ``("custom", {"node": name, **hop trace
@@ -93,6 +95,8 @@ class App:
             IngestError: a path does not exist, a pattern is invalid, or no supported file was
                 found (in a folder never ingested before: an emptied one has its sources deleted).
         """
+        from ingest.pipeline import collect_files, ingest_files
+
         files = collect_files(paths, self._ingested_under, exclude)
         store = self.services.writable_store()
         new, store.created = store.created, False  # the ingest that created the collection, not a later one
@@ -114,6 +118,8 @@ class App:
 
     def ingest_sources(self, sources: list[Source]) -> IngestReport:
         """Ingest already-chunked sources (built-in corpora)."""
+        from ingest.pipeline import IngestReport, store_sources
+
         report = IngestReport()
         store_sources(self.services.writable_store(), sources, report)
         self.services.collection_changed()
@@ -255,16 +261,8 @@ class App:
         """
         snapshot = self._snapshot(thread_id)
         self._check_collection(thread_id, snapshot)
-        head = snapshot.config["configurable"]["checkpoint_id"]
-        if checkpoint_id is not None and checkpoint_id != head:
-            thread_config = {"configurable": {"thread_id": thread_id}}
-            known = {c.config["configurable"]["checkpoint_id"] for c in self.checkpointer.list(thread_config)}
-            if checkpoint_id not in known:
-                raise ThreadError(f"thread '{thread_id}' has no checkpoint {checkpoint_id}; see: agentic-rag history")
-            raise ThreadError(
-                f"checkpoint {checkpoint_id} is not the latest of thread '{thread_id}' ({head}); "
-                f"to continue from an earlier checkpoint use: agentic-rag replay {thread_id} --checkpoint ID"
-            )
+        if checkpoint_id is not None:
+            require_latest(self.checkpointer, snapshot, thread_id, checkpoint_id)
         context = RunContext.from_mapping(snapshot.values.get("run_context"))
         if snapshot.values.get("route") != "direct":  # before the review is used up, not half-way
             self.services.require_chunks()

@@ -156,3 +156,23 @@ class ReplayEdit(BaseModel):
     query: str | None = Field(default=None, min_length=1, max_length=2000)
     retries: int | None = Field(default=None, ge=0, le=MAX_RETRIES_LIMIT)
     route: Literal["retrieve", "direct"] | None = None
+
+
+def require_latest(checkpointer: BaseCheckpointSaver, snapshot: Any, thread_id: str, checkpoint_id: str) -> None:
+    """Check that ``checkpoint_id`` is the latest checkpoint of the thread (``snapshot``: its state).
+
+    Raises:
+        ThreadError: the thread has no such checkpoint, or a later one (``replay`` continues from it).
+    """
+    head = snapshot.config["configurable"]["checkpoint_id"]
+    if checkpoint_id == head:
+        return
+    known = {
+        c.config["configurable"]["checkpoint_id"] for c in checkpointer.list({"configurable": {"thread_id": thread_id}})
+    }
+    if checkpoint_id not in known:
+        raise ThreadError(f"thread '{thread_id}' has no checkpoint {checkpoint_id}; see: agentic-rag history")
+    raise ThreadError(
+        f"checkpoint {checkpoint_id} is not the latest of thread '{thread_id}' ({head}); "
+        f"to continue from an earlier checkpoint use: agentic-rag replay {thread_id} --checkpoint ID"
+    )
