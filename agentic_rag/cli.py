@@ -9,13 +9,13 @@ import signal
 import sys
 import uuid
 import warnings
-from datetime import timedelta
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
+from agentic_rag.client import command_of, dispatch
 from agentic_rag.collections_cli import collections, warn_unfinished_ingests
 from agentic_rag.demo import demo
 from agentic_rag.eval_cli import evaluate, evaluate_docs
@@ -36,22 +36,19 @@ from agentic_rag.options import (
     require_database,
     resume_command,
     settings_from,
-    split_fields,
     thread_settings,
 )
 from agentic_rag.output import (
-    checkpoint_line,
     did_you_mean,
     no_thread_message,
-    no_threads_message,
     print_ingest,
     print_result,
-    print_rows,
     similar_ids,
     stream_printer,
-    thread_line,
 )
-from core.errors import AgenticRagError, CollectionNotFoundError, ConfigurationError, IngestError
+from agentic_rag.server_cli import server
+from agentic_rag.threads_cli import history, prune, replay, threads
+from core.errors import AgenticRagError, CollectionNotFoundError, IngestError
 from graph.context import RunContext, validate_question
 
 # Plain click help and usage errors: Typer's rich formatting imports rich and markdown-it, about
@@ -61,6 +58,7 @@ app = typer.Typer(
 )
 app.add_typer(models, name="model")
 app.add_typer(collections, name="collections")
+app.add_typer(server, name="server")
 app.command()(demo)
 app.command()(mcp)
 app.command("eval", short_help="Compare standard and agentic RAG on a QA dataset and its corpus.")(evaluate)
@@ -176,6 +174,7 @@ def ask(
     --thread continues a thread: a mistyped id is an error naming the closest ones, not a new
     thread that has lost the conversation; --new starts a thread under an id of your choosing."""
     from core.errors import ThreadError
+
     context = RunContext.from_mapping(
         {
             "deciders": deciders,
@@ -256,93 +255,76 @@ def resume(
     )
 
 
-@app.command()
-def threads(
-    limit: Annotated[int, typer.Option(help="How many threads.")] = 20,
-    status: Annotated[
-        Optional[str],
-        typer.Option(help="Only threads with this status: done, interrupted (waiting for a review) or unfinished."),
-    ] = None,
-    as_json: AsJson = False,
-    data_dir: DataDir = None,
-    collection: Annotated[Optional[str], typer.Option("--collection", help="Only threads asked on it.")] = None,
-) -> None:
-    """Recent threads: status (done, interrupted for a review, unfinished), collection, last update
-    and question; then a note for each of their collections whose last ingest did not finish."""
-    if status not in (None, "done", "interrupted", "unfinished"):
-        raise ConfigurationError(f"--status {status!r}: use done, interrupted or unfinished")
-    with open_app(settings_from(data_dir, None)) as application:
-        rows = application.threads(limit, status, collection)
-        print_rows(rows, as_json, thread_line)
-        if not rows and not as_json:  # an empty answer says what was looked for
-            typer.echo(no_threads_message(status, collection))
-        warn_unfinished_ingests(application, {row.get("collection") for row in rows} | {collection})
+app.command()(threads)
+app.command()(prune)
+app.command()(history)
+app.command()(replay)
 
 
-@app.command()
-def prune(
-    older_than: Annotated[float, typer.Option("--older-than", help="Age in days of a thread's newest checkpoint.")],
-    data_dir: DataDir = None,
-) -> None:
-    """Delete the threads whose last checkpoint is older than --older-than days (every collection)."""
-    from agentic_rag.threads import prune_threads  # LangGraph: not imported for --help
-
-    if older_than < 0:
-        raise ConfigurationError(f"--older-than {older_than}: give a number of days, 0 or more")
-    with open_app(settings_from(data_dir, None)) as application:
-        gone = prune_threads(application.checkpointer, timedelta(days=older_than))
-    typer.echo(f"deleted {len(gone)} thread(s) last updated more than {older_than:g} day(s) ago")
+@cache
+def command():
+    """The click command of :data:`app`, built once per process (the warm service runs many)."""
+    return typer.main.get_command(app)
 
 
-@app.command()
-def history(
-    thread: ThreadId,
-    as_json: AsJson = False,
-    data_dir: DataDir = None,
-    collection: Collection = None,
-) -> None:
-    """Every checkpoint of a thread: step, node, route, query, kept evidence, retries, stop. With
-    --collection, the thread must have been asked on it."""
-    with open_app(thread_settings(data_dir, collection, None, thread)) as application:
-        print_rows(application.history(thread), as_json, checkpoint_line)
+def parses(argv: list[str]) -> bool:
+    """Whether the command line ``argv`` (a command and its arguments, after the global options)
+    parses: a usage error is printed by running it here, not by starting the warm service."""
+    import click
+
+    name = command_of(argv)
+    sub = command().get_command(click.Context(command()), name) if name else None
+    if sub is None:
+        return False
+    try:
+        sub.make_context(name, argv[argv.index(name) + 1 :]).close()
+    except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+        return False
+    return True
 
 
-@app.command()
-def replay(
-    thread: ThreadId,
-    checkpoint: Annotated[str, typer.Option("--checkpoint", help="Checkpoint id (see history).")],
-    set_: Annotated[
-        Optional[list[str]],
-        typer.Option("--set", help="Edit state first: FIELD=JSON (repeatable), e.g. query='\"x\"'."),
-    ] = None,
-    as_json: AsJson = False,
-    data_dir: DataDir = None,
-    collection: Collection = None,
-    embedding: Embedding = None,
-) -> None:
-    """Time travel: continue a thread from an earlier checkpoint (its history forks there)."""
-    updates = {name: parse_answer(raw) for name, raw in split_fields(set_ or [], "--set")}
-    with open_app(thread_settings(data_dir, collection, embedding, thread)) as application:
-        result = application.replay(thread, checkpoint, updates or None)
-    print_result(
-        result, as_json, partial(resume_command, data_dir=data_dir, collection=collection, embedding=embedding)
-    )
+def run(argv: list[str], prog_name: str | None = None) -> int:
+    """Run one command line in this process (the warm service runs each command it is given
+    through here).
+
+    Args:
+        argv: the arguments, without the program name.
+        prog_name: what usage messages call the program (default: as click detects it).
+
+    Returns:
+        The exit code: Typer's (2 for a usage error), or the user error's code after printing it
+        on one line (and as JSON with ``--json``).
+    """
+    try:
+        command().main(args=list(argv), prog_name=prog_name, standalone_mode=True)
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        typer.echo(exc.code, err=True)
+        return 1
+    except AgenticRagError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        if "--json" in argv:  # a script reading JSON gets the error as JSON too
+            typer.echo(json.dumps({"error": str(exc), "kind": type(exc).__name__, "exit_code": exc.exit_code}))
+        return exc.exit_code
+    return 0
 
 
-def main() -> None:
-    """Console-script entry point. Usage errors are Typer's (exit 2); user errors print one line
-    and exit with the error's code; Ctrl-C and SIGTERM stop cleanly (the embedded server too)."""
+def run_here() -> None:
+    """Run ``sys.argv`` in this process and exit with its code (:func:`agentic_rag.client.main`
+    calls it for what the warm service does not run). Usage errors are Typer's (exit 2); user
+    errors print one line and exit with the error's code; Ctrl-C and SIGTERM stop cleanly (the
+    embedded server too)."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore", module="platformdirs")
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        app()
-    except AgenticRagError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        if "--json" in sys.argv[1:]:  # a script reading JSON gets the error as JSON too
-            typer.echo(json.dumps({"error": str(exc), "kind": type(exc).__name__, "exit_code": exc.exit_code}))
-        sys.exit(exc.exit_code)
+    sys.exit(run(sys.argv[1:]))
+
+
+def main() -> None:
+    """``python -m agentic_rag.cli``: as the ``agentic-rag`` script (:mod:`agentic_rag.entry`)."""
+    dispatch(sys.argv[1:], parses, run_here)
 
 
 if __name__ == "__main__":

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Annotated, Iterator, Optional
 
 import typer
 
-from core.errors import CollectionNotFoundError, ConfigurationError, describe_validation
+from core.errors import AgenticRagError, CollectionNotFoundError, ConfigurationError, describe_validation
 
 if TYPE_CHECKING:  # pydantic-settings is imported by the commands that read settings, not for --help
+    from agentic_rag.app import App
     from core.settings import Settings
 
 
@@ -121,9 +122,73 @@ NewThread = Annotated[
 ]
 
 
+class AppPool:
+    """The applications the warm service (:mod:`agentic_rag.service`) keeps from one command to
+    the next: one per set of settings, the :attr:`size` most recently used. One whose collection
+    changed since its last command (:meth:`store.catalog.Catalog.version`: an ingest by another
+    process) or whose command failed unexpectedly (Ctrl-C mid-query) is opened again."""
+
+    size = 4
+
+    def __init__(self) -> None:
+        self._apps: dict[str, tuple[App, object]] = {}
+
+    @staticmethod
+    def _version(application: App) -> object:
+        store = application.services.__dict__.get("store")
+        try:
+            return None if store is None else store.catalog.version()
+        except Exception:  # noqa: BLE001 - a store that cannot answer is opened again
+            return object()  # equal to nothing
+
+    @contextmanager
+    def open(self, settings: Settings) -> Iterator[App]:
+        """The kept application for ``settings`` (a new one when none is kept or it is stale)."""
+        from agentic_rag.app import App
+
+        key = settings.model_dump_json()
+        application, version = self._apps.pop(key, (None, None))
+        if application is not None and self._version(application) != version:
+            application.close()
+            application = None
+        application = application or App(settings)
+        try:
+            yield application
+        except AgenticRagError:  # a user's error: the application is as good as before
+            self._keep(key, application)
+            raise
+        except BaseException:
+            application.close()
+            raise
+        self._keep(key, application)
+
+    def _keep(self, key: str, application: App) -> None:
+        self._apps[key] = (application, self._version(application))
+        while len(self._apps) > self.size:
+            self._apps.pop(next(iter(self._apps)))[0].close()
+
+    def close(self) -> None:
+        """Close every kept application."""
+        while self._apps:
+            self._apps.popitem()[1][0].close()
+
+
+_pool: list[AppPool] = []
+
+
+def serve_apps(pool: AppPool) -> None:
+    """Make :func:`open_app` take its applications from ``pool`` in this process (the warm service)."""
+    _pool[:] = [pool]
+
+
 @contextmanager
-def open_app(settings: Settings) -> Iterator:
-    """The application for one command, closed (database connections released) afterwards."""
+def open_app(settings: Settings) -> Iterator[App]:
+    """The application for one command, closed (database connections released) afterwards; in
+    the warm service, the one it keeps (:class:`AppPool`)."""
+    if _pool:
+        with _pool[0].open(settings) as application:
+            yield application
+        return
     from agentic_rag.app import App  # heavy imports only once arguments are valid
 
     application = App(settings)

@@ -125,6 +125,10 @@ class Settings(BaseSettings):
     )
     """Opt-in: put query texts and the retrieved chunk ids with scores on retrieval spans, and the
     queries of each hop on node events."""
+    server_idle_s: float = Field(default=900.0, ge=0)
+    """Seconds without a command after which the data folder's warm service stops itself, and the
+    embedded PostgreSQL with it (``agentic-rag server``); 0: no service, each command loads the
+    app in its own process."""
     mcp_ingest: bool = False
     """Let MCP clients call the ``ingest`` tool of ``agentic-rag mcp`` (also ``--allow-ingest``)."""
 

@@ -30,6 +30,10 @@ DATA = Path(os.environ.get("AGENTIC_RAG_SHARED_DATA", ROOT.parent / "shared" / "
 """The read-only shared datasets, at ../shared/data from the project root: not in a fresh clone,
 so a test reads them through :func:`shared_file`, which skips it when they are absent."""
 
+os.environ["AGENTIC_RAG_SERVER_IDLE_S"] = (
+    "0"  # each command in its own process; tests/test_warm_service.py sets its own
+)
+
 
 def shared_file(name: str) -> Path:
     """``DATA / name``; the calling test (or fixture) is skipped, saying why, when the file is
@@ -79,6 +83,22 @@ def served(args: list[str], env: dict, log_path: Path, health: str, timeout: flo
 
 def read_jsonl(name: str) -> list[dict]:
     return [json.loads(line) for line in shared_file(name).read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_service_left(tmp_path_factory) -> Iterator[None]:
+    """Stop, at the end of the session, every warm service a test started in its temp folders
+    (a test that runs commands without this environment starts them: tests/test_readme.py)."""
+    yield
+    from agentic_rag.client import ServiceFiles, ask_service, running_pid
+
+    for pid_file in tmp_path_factory.getbasetemp().rglob("server.pid"):
+        files = ServiceFiles(pid_file.parent)
+        if running_pid(files) is not None:
+            ask_service(files, ("stop",))
+            deadline = time.monotonic() + 60
+            while running_pid(files) is not None and time.monotonic() < deadline:
+                time.sleep(0.1)
 
 
 @pytest.fixture(scope="session")
