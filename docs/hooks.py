@@ -245,7 +245,12 @@ def summary_table() -> str:
     """The README's short table: start-up, the reader held out, and the doc-QA benchmark."""
     rows = ["| what | measured | source |", "|---|---|---|"]
     results = _latency().get("results", {})
-    for key, label in (("--help", "`agentic-rag --help`"), ("ask (warm)", "one `agentic-rag ask` from the shell")):
+    asks = {
+        "--help": "`agentic-rag --help`",
+        "ask (cold)": "`agentic-rag ask`, no service running (it starts one)",
+        "ask (warm)": "`agentic-rag ask` answered by the warm service",
+    }
+    for key, label in asks.items():
         if key in results:
             when = f"{_latency().get('date', '')[:10]}, load {_latency().get('loadavg_before', ['?'])[0]} on 2 cores"
             cpu = results[key].get("cpu_median_s")
