@@ -270,15 +270,13 @@ def command():
 def parses(argv: list[str]) -> bool:
     """Whether the command line ``argv`` (a command and its arguments, after the global options)
     parses: a usage error is printed by running it here, not by starting the warm service."""
-    import click
-
     name = command_of(argv)
-    sub = command().get_command(click.Context(command()), name) if name else None
+    sub = command().commands.get(name) if name else None
     if sub is None:
         return False
     try:
         sub.make_context(name, argv[argv.index(name) + 1 :]).close()
-    except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+    except Exception:  # noqa: BLE001 - a usage error as Typer's own click raises it, or an eager option's exit
         return False
     return True
 

@@ -143,6 +143,9 @@ def test_the_service_stops_itself_when_idle_and_its_data_stays(folder, tmp_path)
     assert wait_until(lambda: running_pid(ServiceFiles(folder)) is None, 60), "still running after 3 s idle"
     assert wait_until(lambda: postgres_pid(folder) is None, 30)  # the embedded server stopped with it
     assert not status(folder)["running"]
+    usage = run(folder, "ask")  # a usage error, printed without starting a service
+    assert usage.returncode == 2 and "Missing argument" in usage.stderr and "Traceback" not in usage.stderr
+    assert not status(folder)["running"]
     late = tmp_path / "late"
     late.mkdir()
     (late / "harbour.md").write_text(LATE_PAGE)
