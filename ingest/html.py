@@ -84,8 +84,6 @@ class _Lines:
             self.lines.append(text)
 
 
-
-
 def _table(table: LexborNode, out: _Lines) -> None:
     """``| cell | cell |`` per row of ``table`` (not of the tables inside it), a rule under a
     first row of header cells."""
