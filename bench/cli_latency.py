@@ -1,12 +1,14 @@
 """CLI latency: wall time of ``agentic-rag --help``, ``--version``, two usage errors and (with
-``--collection``) a warm ``ask``, each the median of N runs in a fresh process.
+``--collection``) a cold and a warm ``ask``, each the median of N runs in a fresh process.
 
 Every run is a subprocess of the installed console script (``agentic-rag`` beside this Python),
 timed from start to exit; its CPU time (user + system, from the children's resource usage) is
-recorded too, as wall time on a shared machine also counts other jobs' load. ``ask`` runs once
-untimed first (the page cache, and a running local service once there is one), then N times.
-The table is printed and written, with the load average before and after and the commit, to
-bench/results/cli_latency.json (``--out``).
+recorded too, as wall time on a shared machine also counts other jobs' load. A cold ``ask`` finds
+no warm service running (``agentic-rag server stop`` before each, untimed): it starts the service,
+which loads the app and the embedded PostgreSQL (its CPU time is recorded apart, from ``/proc``). A
+warm ``ask`` is answered by the running service, after one untimed ``ask``. The service is stopped
+at the end. The table is printed and written, with the load average before and after and the
+commit, to bench/results/cli_latency.json (``--out``).
 
     .venv/bin/python bench/cli_latency.py [--runs 5] [--collection NAME [--question TEXT] [--data-dir DIR]]
 
@@ -49,14 +51,46 @@ def timed(command: list[str]) -> tuple[float, float, subprocess.CompletedProcess
     return time.perf_counter() - started, children_cpu() - cpu, proc
 
 
-def measure(command: list[str], runs: int, expect: int = 0, warmup: int = 0, strict: bool = False) -> dict:
-    """Median wall and CPU time of ``runs`` runs after ``warmup`` untimed ones. A run that exits
-    with another code than ``expect`` is reported (an older checkout has no ``--version``).
+def service_cpu(data_dir: Path | None) -> float | None:
+    """CPU seconds (user + system) the data folder's warm service has used so far, from
+    ``/proc``; ``None`` when none runs (or not on Linux)."""
+    from agentic_rag.client import ServiceFiles, data_folder, running_pid
+
+    pid = running_pid(ServiceFiles(data_folder(data_dir, os.environ)))
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure(
+    command: list[str],
+    runs: int,
+    expect: int = 0,
+    warmup: int = 0,
+    strict: bool = False,
+    before: list[str] = (),
+    service: Path | None | bool = False,
+) -> dict:
+    """Median wall and CPU time of ``runs`` runs after ``warmup`` untimed ones, each after the
+    untimed command ``before`` when given; with ``service`` (a data folder, ``None`` for the
+    default one), the median CPU time its warm service spent on each run too (a cold run: its
+    start-up). A run that exits with another code than ``expect`` is reported (an older checkout
+    has no ``--version``).
 
     Raises:
         SystemExit: such a run, when ``strict`` (an ``ask`` that failed has no latency worth a row).
     """
-    results = [timed(command) for _ in range(warmup + runs)][warmup:]
+    results, served = [], []
+    for _ in range(warmup + runs):
+        if before:
+            subprocess.run(before, capture_output=True, stdin=subprocess.DEVNULL, check=True)
+        used = service_cpu(service) if service is not False else None
+        results.append(timed(command))
+        if service is not False and (after := service_cpu(service)) is not None:
+            served.append(after - (used or 0.0))
+    results, served = results[warmup:], served[warmup:]
     codes = sorted({proc.returncode for _, _, proc in results})
     if codes != [expect]:
         tail = "\n".join(results[-1][2].stderr.strip().splitlines()[-5:])
@@ -71,6 +105,7 @@ def measure(command: list[str], runs: int, expect: int = 0, warmup: int = 0, str
         "median_s": round(statistics.median(walls), 3),
         "cpu_median_s": round(statistics.median(cpus), 3),
         "runs_s": [round(w, 3) for w in walls],
+        **({"service_cpu_median_s": round(statistics.median(served), 3)} if served else {}),
     }
 
 
@@ -91,7 +126,7 @@ def git(*args: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--collection", help="time `ask QUESTION --collection NAME` too (warm, median of --runs)")
+    parser.add_argument("--collection", help="time `ask QUESTION --collection NAME` too (cold and warm)")
     parser.add_argument("--question", default=DEFAULT_QUESTION)
     parser.add_argument("--data-dir", type=Path, help="passed to ask (default: the app's)")
     parser.add_argument("--executable", type=Path, default=Path(sys.executable).parent / "agentic-rag")
@@ -109,13 +144,17 @@ def main() -> None:
     }
     if args.collection:
         ask = [exe, "ask", args.question, "--collection", args.collection]
-        ask += ["--data-dir", str(args.data_dir)] if args.data_dir else []
-        cases["ask (warm)"] = measure(ask, args.runs, warmup=1, strict=True)
+        folder = ["--data-dir", str(args.data_dir)] if args.data_dir else []
+        stop = [exe, "server", "stop", *folder]
+        cases["ask (cold)"] = measure([*ask, *folder], args.runs, strict=True, before=stop, service=args.data_dir)
+        cases["ask (warm)"] = measure([*ask, *folder], args.runs, warmup=1, strict=True, service=args.data_dir)
+        subprocess.run(stop, capture_output=True, check=True)
     load_after = os.getloadavg()
-    print(f"{'command':<24} {'median s':>9} {'CPU s':>7}  runs (s)")
+    print(f"{'command':<24} {'median s':>9} {'CPU s':>7} {'service':>7}  runs (s)")
     for name, case in cases.items():
         runs = " ".join(f"{w:.2f}" for w in case["runs_s"])
-        print(f"{name:<24} {case['median_s']:>9.3f} {case['cpu_median_s']:>7.3f}  {runs}")
+        served = f"{case['service_cpu_median_s']:>7.3f}" if "service_cpu_median_s" in case else " " * 7
+        print(f"{name:<24} {case['median_s']:>9.3f} {case['cpu_median_s']:>7.3f} {served}  {runs}")
     print(f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after ({os.cpu_count()} CPUs)")
     result = {
         "code": str(code_root()),
@@ -129,6 +168,7 @@ def main() -> None:
         "runs": args.runs,
         "collection": args.collection,
         "question": args.question if args.collection else None,
+        "server_idle_s": os.environ.get("AGENTIC_RAG_SERVER_IDLE_S"),  # 0: no warm service, cold = warm
         "results": cases,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
