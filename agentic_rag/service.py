@@ -112,6 +112,7 @@ class Service:
         try:
             self._warm.start()
             self._warm_up()
+            self.last = time.monotonic()  # idle from when it is ready
             threading.Thread(target=self._watch_idle, daemon=True).start()
             while not self.stopping:
                 try:
@@ -190,11 +191,12 @@ class Service:
         kind = message[0]
         if kind == "idle":
             self.stopping = time.monotonic() - self.last >= self.idle_s
-        elif kind == "stop":
-            self.stopping = True
-            conn.send(("stopped", os.getpid()))
-        elif kind == "status":
-            conn.send(("status", self.status()))
+        elif kind in ("stop", "status"):
+            self.stopping = self.stopping or kind == "stop"
+            try:
+                conn.send(("stopped", os.getpid()) if kind == "stop" else ("status", self.status()))
+            except OSError:  # the caller did not wait for the answer
+                pass
         elif kind == "run":
             self.busy = True
             try:
