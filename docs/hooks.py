@@ -11,6 +11,7 @@ A page asks for a generated part with a marker on a line of its own, ``<!-- gene
   else the last local run's ``eval-out/docqa/summary.json``, else a note saying how to make it.
 - ``reader``: the shipped reader's leave-one-manual-out scores (``deciders/reader_model.json``).
 - ``cli-latency``: ``bench/results/cli_latency.json`` (``bench/cli_latency.py``).
+- ``scale``: ``bench/results/scale.json`` (``bench/scale.py``), one row per collection size.
 - ``summary``: the short performance and quality table the README also carries.
 - ``cli``: every command's ``--help``, from the Typer app (:data:`agentic_rag.cli.app`).
 
@@ -242,6 +243,33 @@ def cli_latency_table() -> str:
     return "\n".join(rows)
 
 
+def _scale() -> dict:
+    path = ROOT / "bench/results/scale.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def scale_table() -> str:
+    """``bench/results/scale.json`` as a table, one row per collection size."""
+    data = _scale()
+    rows = [
+        f"From `bench/results/scale.json`: {data.get('cpus')} cores, {data.get('questions')} HotpotQA questions "
+        "a size; load: the 1-minute load average as the size started and ended.\n",
+        "| chunks | ingest chunks/s (added, s) | data folder GB | peak MB app + server | single shot p50 / p95 ms "
+        "| agentic p50 / p95 ms | all supporting found single / agentic | dense top-50 recall | load | commit |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in data.get("sizes", []):
+        rows.append(
+            f"| {r['chunks']:,} | {r['chunks_per_s']:,} ({r['added']:,}, {r['ingest_s']:,.0f}) | "
+            f"{r['data_folder_mb'] / 1000:.2f} | {r['peak_app_rss_mb']:,} + {r['peak_server_pss_mb']:,} | "
+            f"{r['single_p50_ms']:.0f} / {r['single_p95_ms']:.0f} | "
+            f"{r['agentic_p50_ms']:.0f} / {r['agentic_p95_ms']:.0f} | {r['single_found']:.3f} / "
+            f"{r['agentic_found']:.3f} | {r['dense_recall_at_50'] or 'exact'} | "
+            f"{r['loadavg_start'][0]:.1f}–{r['loadavg_end'][0]:.1f} | `{r['commit']}` |"
+        )
+    return "\n".join(rows) if data else "No `bench/results/scale.json`: run `.venv/bin/python bench/scale.py`."
+
+
 def summary_table() -> str:
     """The README's short table: start-up, the reader held out, and the doc-QA benchmark."""
     rows = ["| what | measured | source |", "|---|---|---|"]
@@ -265,6 +293,14 @@ def summary_table() -> str:
         rows.append(f"| unanswerable questions declined | {reader['declined']:.2f} | {source} |")
         rows.append(f"| answerable questions wrongly declined | {reader['false_decline']:.2f} | {source} |")
         rows.append(f'| answers shown as "trust it" | {reader["trusted_share"]:.2f} | {source} |')
+    sizes, source = _scale().get("sizes", []), "`bench/results/scale.json`"
+    for r in [r for r in sizes if r["chunks"] == 100_000] + sizes[-1:]:
+        load = f"({r['date'][:10]}, load {r['loadavg_start'][0]:.1f} on {_scale().get('cpus')} cores)"
+        ms = f"{r['single_p95_ms']:.0f} / {r['agentic_p95_ms']:.0f} ms"
+        rows.append(f"| {r['chunks']:,} chunks: single-shot / agentic p95 | {ms} | {source} {load} |")
+    if sizes:
+        built = f"{sum(r['ingest_s'] for r in sizes) / 60:.0f} min, {sizes[-1]['data_folder_mb'] / 1000:.1f} GB"
+        rows.append(f"| {sizes[-1]['chunks']:,} chunks: built in, data folder | {built} | {source} |")
     summary, path = _docqa()
     if summary and summary.get("pooled"):
         pooled = summary["pooled"]
@@ -306,6 +342,7 @@ GENERATORS = {
     "docqa": docqa_table,
     "reader": reader_table,
     "cli-latency": cli_latency_table,
+    "scale": scale_table,
     "summary": summary_table,
     "cli": cli_reference,
 }
