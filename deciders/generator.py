@@ -15,7 +15,7 @@ from typing import Literal, Mapping, Protocol, Sequence
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
-from core.text import coverage, names, strip_qualifier, term_set
+from core.text import coverage, is_heading, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
 from core.wording import Synonyms
 from deciders.answer_types import default_check, expected_type
@@ -181,21 +181,9 @@ class ExtractiveGenerator:
         if mode == "answer" and not request.absent_terms and (verdict := compare(question, evidence)):
             return compared(verdict, confidence)
         if mode == "answer" and ranked and not request.absent_terms and confidence >= self.reader.decline_below:
-            best = ranked[0]
-            chosen = [best]
-            chain = classify_complexity(question)[0] == "multi"
-            while chain and len(chosen) < CHAIN_SENTENCES:  # each link after the first only to a page named
-                used = {c.chunk["chunk_id"] for c in chosen}
-                link = next_link(chosen[-1], [c for c in ranked if c.chunk["chunk_id"] not in used], len(chosen) > 1)
-                if link is None:
-                    break
-                chosen.append(link)
+            chosen = chosen_sentences(question, ranked)
             text, cited = cite(chosen)
-            # a chain's answer is at its end ("the band that released X": named by the last link); a how-to's
-            # command is in its best sentence, not in an example after it
-            order = reversed(chosen) if kind != "command" else chosen
-            shorts = (headline(kind, c, question, request.term_weights) for c in order)
-            short = next((s for s in shorts if s), None)
+            short = headline(kind, chosen, question, request.term_weights, evidence, self.reader)
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=confidence)
         closest = closest_passages(ranked)
         never = f" (they never mention {', '.join(request.absent_terms)})" if request.absent_terms else ""
@@ -205,6 +193,32 @@ class ExtractiveGenerator:
         body, cited = cite(closest)
         text = f"{NO_ANSWER} contain a clear answer to this question{never}. The closest passages found: {body}"
         return Answer(text, cited, MODEL_FREE, abstained=True, support=0.0 if never else confidence)
+
+
+def chosen_sentences(question: str, ranked: Sequence[Candidate]) -> list[Candidate]:
+    """The sentences an answer cites: the reader's best of ``ranked`` (best first), and for a
+    chain question (:func:`deciders.router.classify_complexity` says ``multi``) up to
+    :data:`CHAIN_SENTENCES` links, each the next link (:func:`next_link`) of the one before."""
+    chosen = [_headed(ranked[0], ranked)] if ranked else []
+    chain = classify_complexity(question)[0] == "multi"
+    while chain and chosen and len(chosen) < CHAIN_SENTENCES:  # each link after the first only to a page named
+        used = {c.chunk["chunk_id"] for c in chosen}
+        link = next_link(chosen[-1], [c for c in ranked if c.chunk["chunk_id"] not in used], len(chosen) > 1)
+        if link is None:
+            break
+        chosen.append(link)
+    return chosen
+
+
+def _headed(best: Candidate, ranked: Sequence[Candidate]) -> Candidate:
+    """``best``, or when it is a heading line (:func:`core.text.is_heading`: "contextlib.suppress(
+    *exceptions)", "work_mem (integer)") the sentence of its chunk it heads, which is shown after
+    it (:func:`deciders.passages.with_context`): a heading names what is asked about, the
+    sentence under it says it."""
+    if not is_heading(best.sentence):
+        return best
+    own = best.chunk["chunk_id"]
+    return next((c for c in ranked if c.chunk["chunk_id"] == own and c.context == best.sentence), best)
 
 
 def next_link(last: Candidate, others: Sequence[Candidate], named_only: bool = False) -> Candidate | None:

@@ -1,23 +1,68 @@
-"""The short answer an answer sentence holds (its headline), or none: then the sentence itself is
-the answer. A typed span only where the sentence holds it (answer-type QA, Moldovan et al. 2000),
-the proximity of a name to the question's words among several (Brill et al. 2002), and the phrase
-naming a "which NOUN" question's noun."""
+"""The short answer the cited sentences hold (their headline), or none: then the sentence itself is
+the answer.
+
+A yes/no question's headline is the best sentence's polarity, negation read
+(:func:`deciders.spans.spans`). Any other question's is picked by a fitted span scorer: every
+span of the cited sentences that could be an answer — a span of the expected type, a name, a
+number or date, the phrase naming a "which NOUN" question's noun — is described by general
+features (does it have the expected type, does it repeat the question, how near the question's
+words it stands — the proximity feature of Brill et al. 2002 —, its sentence's rank and
+score, how often the evidence says it, whether it names a page or is the sentence's own page's
+subject, a candidate too, whether it is quoted or the sentence's first name) and a logistic regression
+(fitted with the reader, :mod:`evaluation.train_reader`) gives the probability that it is the
+answer. The best span is the headline when that probability reaches the model's ``span_from``
+(the level that made the most of the training questions' token F1); else there is none. Answer
+extraction from candidate spans ranked by a learned model, as in answer-type QA (Moldovan et
+al. 2000) and feature-based span ranking (Ravichandran & Hovy 2002; Yao et al. 2013).
+"""
 
 from __future__ import annotations
 
+import math
 import re
-from typing import Mapping
+from typing import Mapping, Sequence
 
-from core.text import term_set, terms, tidy_span
-from deciders.answer_types import AnswerType, head_noun
+import numpy as np
+
+from core.text import strip_qualifier, term_set, terms, tidy_span
+from deciders.answer_types import UNTYPED, AnswerType, head_noun
+from deciders.chunks import HopChunk
+from deciders.negation import negated
 from deciders.passages import with_context
-from deciders.reader import Candidate
+from deciders.reader import VALUES, Candidate, ReaderModel
 from deciders.spans import asks_negated, spans
 
 _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
-NAME_TYPES = frozenset({"person", "place", "organisation", "nationality", "date"})
-"""Answer types whose spans are names or dates: of several in a sentence, the one nearest the
-question's words is the answer (:func:`nearest_first`)."""
+_QUOTED = re.compile(r"[\"“]([^\"“”]{2,80})[\"”]")
+"""A quoted phrase: a title, a nickname, a literal."""
+_CLAUSE = re.compile(r";|,\s*(?:but|whereas|while)\b")
+"""Where one clause of a sentence ends and a contrasting one begins."""
+NAME_TYPES = frozenset({"person", "place", "organisation", "nationality"})
+"""Answer types whose spans are names."""
+
+SPAN_FEATURES = (
+    "typed",
+    "name",
+    "value",
+    "noun_phrase",
+    "name_for_name",
+    "value_for_value",
+    "name_for_untyped",
+    "in_question",
+    "nearness",
+    "holds_noun",
+    "first_sentence",
+    "last_link",
+    "sentence_score",
+    "tokens",
+    "position",
+    "frequency",
+    "is_title",
+    "own_title",
+    "quoted",
+    "first_name",
+)
+"""Feature names of a span, in the order of its feature vector."""
 
 
 def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
@@ -45,47 +90,132 @@ def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
     return None
 
 
-def nearest_first(sentence: str, found: list[str], weights: dict[str, float]) -> list[str]:
-    """``found`` spans of ``sentence`` ordered by the question terms near them: each term in the
-    sentence adds its weight over one plus its distance, in words, to the span (sentence order
-    among equals). The answer stands next to what the question says of it ("Nixon named William
-    E. Simon as the first administrator" → "William E. Simon" for "Who was the first
-    administrator?"): the proximity feature of answer ranking (Brill et al. 2002)."""
+def _said_negated(sentence: str, span: str) -> bool:
+    """Whether the clause of ``sentence`` (split at semicolons and at a comma before "but",
+    "whereas" or "while") holding ``span`` has a negation cue (:func:`deciders.negation.negated`),
+    or the sentence has none at all: a "which … are not …?" question is answered from the clause
+    that says "not", never from the one that says the opposite."""
+    clauses = _CLAUSE.split(sentence)
+    if not any(negated(c, frozenset()) for c in clauses):
+        return True
+    return any(span in c and negated(c, frozenset()) for c in clauses)
+
+
+def nearness(sentence: str, span: str, weights: Mapping[str, float]) -> float:
+    """How near ``span`` stands to the question's terms in ``sentence``: each term in the sentence
+    adds its weight over one plus its distance, in words, to the span; as a share (0–1) of the
+    question's whole weight. The answer stands next to what the question says of it ("Nixon
+    named William E. Simon as the first administrator"): Brill et al. 2002."""
     tokens = list(_PHRASE_TOKEN.finditer(sentence))
+    start = sentence.find(span)
+    inside = [i for i, t in enumerate(tokens) if start <= t.start() < start + len(span)] if start >= 0 else []
+    total = sum(weights.values())
+    if not inside or not total:
+        return 0.0
     at: dict[str, list[int]] = {}
     for i, token in enumerate(tokens):
         for term in set(terms(token.group(0))) & weights.keys():
             at.setdefault(term, []).append(i)
-    if not at or len(found) < 2:
-        return found
-
-    def nearness(span: str) -> float:
-        start = sentence.find(span)
-        inside = [i for i, t in enumerate(tokens) if start <= t.start() < start + len(span)] if start >= 0 else []
-        if not inside:
-            return 0.0
-        return sum(weights[t] / (1 + min(abs(p - i) for p in places for i in inside)) for t, places in at.items())
-
-    return sorted(found, key=nearness, reverse=True)
+    near = sum(weights[t] / (1 + min(abs(p - i) for p in places for i in inside)) for t, places in at.items())
+    return near / total
 
 
-def headline(kind: AnswerType, best: Candidate, question: str, weights: Mapping[str, float]) -> str | None:
-    """The short answer the best sentence holds: its polarity for a yes/no question ("No" when a
-    negation cue negates a question term in it, :func:`deciders.spans.spans`); its one span of the
-    expected type, or of several names or dates the one nearest the question's words
-    (:func:`nearest_first`); for a "which/what NOUN" question of no type, the
-    name holding that noun, else the phrase naming it (:func:`noun_phrase`), else the
-    name nearest the question's words — unless it asks with a negation; else ``None`` (the sentence
-    itself is the answer)."""
+def span_features(
+    kind: AnswerType,
+    chosen: Sequence[Candidate],
+    question: str,
+    weights: Mapping[str, float],
+    evidence: Sequence[HopChunk],
+) -> tuple[list[str], np.ndarray]:
+    """Every candidate span of the ``chosen`` (cited) sentences, each once at its first sentence,
+    and its row of :data:`SPAN_FEATURES`.
+
+    Args:
+        kind: the question's expected answer type.
+        chosen: the cited sentences, the best first, then a chain's later links.
+        question: the standalone question.
+        weights: IDF of each question term.
+        evidence: every chunk handed to the generator (for how often a span is said, and titles).
+
+    Returns:
+        (spans, a ``(len(spans), len(SPAN_FEATURES))`` float matrix).
+    """
+    noun = head_noun(question)
+    asked = term_set(question)
+    asks_not = asks_negated(question)
+    texts = [c["text"].lower() for c in evidence]
+    titles = {strip_qualifier(c.get("title", "")).lower() for c in evidence}
+    found: list[str] = []
+    rows = []
+    for index, candidate in enumerate(chosen):
+        sentence = candidate.sentence
+        typed = set(candidate.spans)
+        in_order = spans(sentence, "organisation", question)
+        named, first = set(in_order), next(iter(in_order), None)
+        values = set(spans(sentence, "number", question)) | set(spans(sentence, "date", question))
+        phrase = noun_phrase(sentence, noun, question) if noun else None
+        # the page's own subject: a sentence about it often names it "it" or "he" only
+        title = strip_qualifier(candidate.chunk.get("title", ""))
+        subject = [title] if title and not term_set(title) <= asked else []
+        quoted = [tidy_span(m[1]) for m in _QUOTED.finditer(sentence)]
+        candidates = [*candidate.spans, *([phrase] if phrase else []), *named, *values, *subject, *quoted]
+        for span in dict.fromkeys(s for s in candidates if s):
+            if span in found or (asks_not and not _said_negated(sentence, span)):
+                continue
+            found.append(span)
+            own = term_set(span)
+            is_name, is_value = span in named, span in values
+            rows.append(
+                [
+                    float(span in typed),
+                    float(is_name),
+                    float(is_value),
+                    float(span == phrase),
+                    float(is_name and kind in NAME_TYPES),
+                    float(is_value and kind in VALUES),
+                    float(is_name and kind in UNTYPED),
+                    len(own & asked) / len(own) if own else 0.0,
+                    nearness(sentence, span, weights),
+                    float(bool(noun) and noun in own),
+                    float(index == 0),
+                    float(index == len(chosen) - 1 and index > 0),
+                    candidate.score,
+                    math.log1p(len(span.split())) / 3,
+                    max(sentence.find(span), 0) / (len(sentence) or 1),
+                    sum(span.lower() in t for t in texts) / (len(texts) or 1),
+                    float(span.lower() in titles),
+                    float(span == title),
+                    float(span in quoted),
+                    float(span == first),
+                ]
+            )
+    return found, np.asarray(rows, dtype=float).reshape(len(found), len(SPAN_FEATURES))
+
+
+def headline(
+    kind: AnswerType,
+    chosen: Sequence[Candidate],
+    question: str,
+    weights: Mapping[str, float],
+    evidence: Sequence[HopChunk],
+    model: ReaderModel,
+) -> str | None:
+    """The short answer of the cited sentences ``chosen`` (best first): a yes/no question's
+    polarity of the best one; else the span the model's span scorer ranks best when its
+    probability reaches ``model.span_from``; else ``None`` (the sentence is the answer)."""
+    if not chosen:
+        return None
     if kind == "yes_no":
-        return next(iter(spans(with_context(best), "yes_no", question)), None)
-    found = list(dict.fromkeys(best.spans))
-    if len(found) == 1:
-        return found[0]
-    if found and kind in NAME_TYPES:
-        return nearest_first(best.sentence, found, dict(weights))[0]
-    if kind == "other" and not asks_negated(question) and (noun := head_noun(question)):  # not the opposite's name
-        named = nearest_first(best.sentence, spans(best.sentence, "person", question), dict(weights))
-        holding = [n for n in named if noun in term_set(n)]  # "Which league …?": "Major League Soccer"
-        return next(iter(holding), None) or noun_phrase(best.sentence, noun, question) or next(iter(named), None)
-    return None
+        return next(iter(spans(with_context(chosen[0]), "yes_no", question)), None)
+    if not model.span_coef:
+        return None
+    if model.span_features != SPAN_FEATURES:
+        raise ValueError(
+            "the reader model's span scorer was fitted on other features; refit it: python -m evaluation.train_reader"
+        )
+    found, rows = span_features(kind, chosen, question, weights, evidence)
+    if not found:
+        return None
+    scores = model.span_probability(rows)
+    best = int(np.argmax(scores))
+    return found[best] if scores[best] >= model.span_from else None

@@ -98,6 +98,16 @@ class ReaderModel:
     """Calibrated confidence under which the answer is declined."""
     trust_from: float
     """Calibrated confidence from which an answer is shown as "trust it"."""
+    span_features: tuple[str, ...] = ()
+    """Feature names of the span scorer (:data:`deciders.headline.SPAN_FEATURES`); empty: none."""
+    span_coef: tuple[float, ...] = ()
+    span_intercept: float = 0.0
+    span_from: float = 1.01
+    """Probability (0–1) from which the best span is the short answer."""
+
+    def span_probability(self, rows: np.ndarray) -> np.ndarray:
+        """Per-row probability (0–1) that a span is the answer, of a ``(n, len(span_features))`` matrix."""
+        return 1.0 / (1.0 + np.exp(-(rows @ np.asarray(self.span_coef) + self.span_intercept)))
 
     def probability(self, rows: np.ndarray) -> np.ndarray:
         """Per-row score squashed to 0–1 (a logistic of the linear score; uncalibrated) of a
@@ -133,7 +143,7 @@ def _load(path: Path) -> ReaderModel:
     data = json.loads(path.read_text())
     if tuple(data["features"]) != FEATURES:
         raise ValueError(f"{path} was fitted on other features; refit it: python -m evaluation.train_reader")
-    calibration = data.get("calibration", {})
+    calibration, span = data.get("calibration", {}), data.get("span", {})
     return ReaderModel(
         tuple(data["coef"]),
         data["intercept"],
@@ -141,6 +151,10 @@ def _load(path: Path) -> ReaderModel:
         tuple(calibration.get("y", ())),
         data["decline_below"],
         data["trust_from"],
+        tuple(span.get("features", ())),
+        tuple(span.get("coef", ())),
+        span.get("intercept", 0.0),
+        span.get("from", 1.01),
     )
 
 

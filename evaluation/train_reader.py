@@ -25,9 +25,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import re
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,8 +38,11 @@ import numpy as np
 from deciders.answer_types import expected_type
 from deciders.reader import FEATURES, MODEL_FILE
 from deciders.reader import featurize as reader_features
+from evaluation.docsets import DOCSETS
+from evaluation.train_spans import export_spans, fit_spans, span_f1, span_question
 
 SEED = 0
+MANUALS = frozenset(d.fold for d in DOCSETS)
 FOLDS = Path(__file__).with_name("reader_folds")
 """The shipped fold models, ``without-<manual>.json`` (``agentic-rag eval-docs --loco``)."""
 TRUST_PRECISION = 0.9
@@ -47,7 +52,7 @@ MIN_ALIAS = 3
 a gold page or in a sentence quoting the evidence."""
 C = 1.0
 """Inverse L2 strength of the logistic regression (scikit-learn's default)."""
-PAIRS = 30
+PAIRS = 100
 """(right, wrong) candidate pairs sampled per question."""
 
 
@@ -60,6 +65,13 @@ class Question:
     labels: np.ndarray
     absent: bool
     """The question names something no chunk holds: declined whatever the reader says."""
+    text: str
+    kind: str
+    weights: dict
+    chunks: list
+    answers: list[str]
+    candidates: list
+    """The :class:`deciders.reader.Candidate` of each row."""
 
 
 def whole_token(text: str, aliases: list[str]) -> bool:
@@ -91,6 +103,7 @@ def load_questions(folder: Path, embeddings) -> list[Question]:
             candidates, rows = reader_features(
                 question, expected_type(question), record["chunks"], record["weights"], embeddings
             )
+            record["gold_pages"] = record["gold_pages"] or []
             answers, quotes = record["answers"], record.get("evidence") or []
             yes_no = answers in (["yes"], ["no"])
             labels = []
@@ -103,6 +116,7 @@ def load_questions(folder: Path, embeddings) -> list[Question]:
                     # the evidence holds it as the answer
                     sourced = (
                         _gold_page(c.chunk.get("source", ""), record["gold_pages"])
+                        or c.chunk.get("title") in record["gold_pages"]  # a pooled set's gold paragraph
                         or _overlap(c.sentence, quotes) >= 0.5
                     )
                     said = [a for a in answers if len(a.strip()) >= MIN_ALIAS or sourced]
@@ -115,6 +129,12 @@ def load_questions(folder: Path, embeddings) -> list[Question]:
                     rows,
                     np.asarray(labels, dtype=float),
                     bool(record["absent"]),
+                    question,
+                    expected_type(question),
+                    record["weights"],
+                    record["chunks"],
+                    answers,
+                    candidates,
                 )
             )
     return questions
@@ -122,21 +142,27 @@ def load_questions(folder: Path, embeddings) -> list[Question]:
 
 def fit(questions: list[Question]) -> np.ndarray:
     """Pairwise logistic regression (RankNet's loss on linear scores, Burges et al. 2005; the
-    pairwise transform of RankSVM, Herbrich et al. 1999): within each answerable question, up
-    to :data:`PAIRS` (right, wrong) candidate pairs sampled with a fixed seed, their feature
-    differences classified both ways. Returns the weight vector (no intercept: a ranking)."""
+    pairwise transform of RankSVM, Herbrich et al. 1999): within each answerable question,
+    :data:`PAIRS` (right, wrong) candidate pairs sampled with a fixed seed, their feature
+    differences classified both ways. Each set weighs the same in the loss, however many
+    questions it has (a manual with many questions would otherwise set the weights for all).
+    Returns the weight vector (no intercept: a ranking)."""
     from sklearn.linear_model import LogisticRegression
 
     rng = np.random.default_rng(SEED)
-    rows = []
+    per_set = Counter(q.set for q in questions if q.answerable)
+    rows, weights = [], []
     for q in questions:
         right, wrong = q.rows[q.labels > 0], q.rows[q.labels == 0]
         if q.answerable and len(right) and len(wrong):
             picks = rng.integers(len(right), size=PAIRS), rng.integers(len(wrong), size=PAIRS)
             rows.append(right[picks[0]] - wrong[picks[1]])
-    diffs = np.vstack(rows)
+            weights.append(np.full(PAIRS, 1.0 / per_set[q.set]))
+    diffs, weight = np.vstack(rows), np.concatenate(weights)
+    weight /= weight.mean()
     model = LogisticRegression(C=C, fit_intercept=False, max_iter=3000, random_state=SEED)
-    model.fit(np.vstack([diffs, -diffs]), np.r_[np.ones(len(diffs)), np.zeros(len(diffs))])
+    labels = np.r_[np.ones(len(diffs)), np.zeros(len(diffs))]
+    model.fit(np.vstack([diffs, -diffs]), labels, sample_weight=np.r_[weight, weight])
     return model.coef_[0]
 
 
@@ -168,24 +194,25 @@ def calibrate(pairs: list[tuple[float, bool]]) -> tuple[list[float], list[float]
     return [round(float(v), 4) for v in iso.X_thresholds_], [round(float(v), 4) for v in iso.y_thresholds_]
 
 
-def thresholds(scored: list[tuple[float, bool, bool, bool]]) -> tuple[float, float]:
-    """(decline_below, trust_from) from (calibrated confidence, right, answerable, absent) records:
-    the decline threshold that makes the most questions come out right (answerable: right and
-    not declined; unanswerable: declined), and the lowest trust threshold whose precision is at
-    least :data:`TRUST_PRECISION` (1.01 when none is)."""
-    grid = sorted({round(c, 4) for c, *_ in scored} | {0.0})
+def thresholds(scored: list[tuple[float, bool, bool, bool, str]]) -> tuple[float, float]:
+    """(decline_below, trust_from) from (calibrated confidence, right, answerable, absent, set)
+    records: the decline threshold under which the most questions come out right (answerable:
+    right and not declined; unanswerable: declined), each set weighing the same, and the lowest
+    trust threshold whose precision is at least :data:`TRUST_PRECISION` (1.01 when none is)."""
+    grid = sorted({c for c, *_ in scored} | {0.0})
+    per_set = Counter(s for *_, s in scored)
 
-    def correct(t: float) -> int:
-        return sum((r and c >= t and not a) if ans else (c < t or a) for c, r, ans, a in scored)
+    def correct(t: float) -> float:
+        return sum(((r and c >= t and not a) if ans else (c < t or a)) / per_set[s] for c, r, ans, a, s in scored)
 
     decline = max(grid, key=lambda t: (correct(t), -t))
     trust = 1.01
     for t in grid:
-        shown = [r for c, r, ans, a in scored if c >= t and c >= decline and not a]
+        shown = [r for c, r, ans, a, _ in scored if c >= t and c >= decline and not a]
         if len(shown) >= 5 and sum(shown) / len(shown) >= TRUST_PRECISION:
             trust = t
             break
-    return decline, trust
+    return math.floor(decline * 1e4) / 1e4, math.floor(trust * 1e4) / 1e4 if trust <= 1 else trust  # kept when rounded
 
 
 def fold(questions: list[Question], held: str, sets: list[str]) -> dict:
@@ -195,18 +222,21 @@ def fold(questions: list[Question], held: str, sets: list[str]) -> dict:
     inner = held_out_predictions(questions, others)
     pairs = [p for s in others for p in inner[s]]
     xs, ys = calibrate(pairs)
-    flags = [(q.answerable, q.absent) for s in others for q in questions if q.set == s]
-    scored = [(float(np.interp(p, xs, ys)), r, ans, a) for (p, r), (ans, a) in zip(pairs, flags, strict=True)]
+    flags = [(q.answerable, q.absent, s) for s in others for q in questions if q.set == s]
+    scored = [(float(np.interp(p, xs, ys)), r, *flag) for (p, r), flag in zip(pairs, flags, strict=True)]
     decline, trust = thresholds(scored)
     model = fit([q for q in questions if q.set in others])
+    span = fit_spans([sq for q in questions if q.set in others if (sq := span_question(q, model))])
     mine = [q for q in questions if q.set == held]
     results = [(float(np.interp(p, xs, ys)), r, q.answerable, q.absent) for q in mine for p, r in [best(model, q)]]
+    held_spans = [sq for q in mine if (sq := span_question(q, model))]
     return {
         "model": model,
         "calibration": (xs, ys),
         "decline_below": decline,
         "trust_from": trust,
-        "scores": scores(results, decline, trust),
+        "span": span,
+        "scores": {**scores(results, decline, trust), "token_f1": span_f1(held_spans, *span)},
     }
 
 
@@ -232,8 +262,9 @@ def scores(results: list[tuple[float, bool, bool, bool]], decline: float, trust:
     }
 
 
-def export(weights: np.ndarray, xs, ys, decline: float, trust: float, manifest: dict) -> dict:
+def export(weights: np.ndarray, xs, ys, decline: float, trust: float, span: tuple, manifest: dict) -> dict:
     return {
+        "span": export_spans(*span),
         "features": list(FEATURES),
         "coef": [round(float(v), 6) for v in weights],
         "intercept": 0.0,
@@ -266,18 +297,23 @@ def main(argv: list[str] | None = None) -> int:
         held_out[held] = result["scores"]
         manifest = {"held_out": held, "data": data, "commit": commit, "seed": SEED}
         fitted = export(
-            result["model"], *result["calibration"], result["decline_below"], result["trust_from"], manifest
+            result["model"],
+            *result["calibration"],
+            result["decline_below"],
+            result["trust_from"],
+            result["span"],
+            manifest,
         )
-        (args.folds / f"without-{held}.json").write_text(json.dumps(fitted, indent=1))
+        if held in MANUALS:  # the folds eval-docs --loco answers with; a Wikipedia set's is not used
+            (args.folds / f"without-{held}.json").write_text(json.dumps(fitted, indent=1))
         print(f"{held:16} {json.dumps(result['scores'])}")
     # the shipped model: every manual; its calibration and thresholds from their held-out predictions
     outer = held_out_predictions(questions, sets)
     pairs = [p for s in sets for p in outer[s]]
     xs, ys = calibrate(pairs)
-    flags = [(q.answerable, q.absent) for s in sets for q in questions if q.set == s]
-    decline, trust = thresholds(
-        [(float(np.interp(p, xs, ys)), r, a, b) for (p, r), (a, b) in zip(pairs, flags, strict=True)]
-    )
+    flags = [(q.answerable, q.absent, s) for s in sets for q in questions if q.set == s]
+    scored = [(float(np.interp(p, xs, ys)), r, *flag) for (p, r), flag in zip(pairs, flags, strict=True)]
+    decline, trust = thresholds(scored)
     manifest = {
         "data": data,
         "commit": commit,
@@ -286,7 +322,9 @@ def main(argv: list[str] | None = None) -> int:
         "questions": len(questions),
         "method": "pairwise logistic regression (scikit-learn), leave-one-corpus-out",
     }
-    args.out.write_text(json.dumps(export(fit(questions), xs, ys, decline, trust, manifest), indent=1) + "\n")
+    weights = fit(questions)
+    span = fit_spans([sq for q in questions if (sq := span_question(q, weights))])
+    args.out.write_text(json.dumps(export(weights, xs, ys, decline, trust, span, manifest), indent=1) + "\n")
     print(f"wrote {args.out} (decline below {decline}, trust from {trust})")
     return 0
 

@@ -10,6 +10,7 @@ from conftest import scripted
 
 from core.text import terms
 from deciders.generator import NO_ANSWER, AnswerRequest, ExtractiveGenerator
+from deciders.headline import SPAN_FEATURES, span_features
 from deciders.lexicon import MODEL_FREE
 from deciders.llm_generator import LLMGenerator
 from deciders.reader import FEATURES, MODEL_FILE, ReaderModel, featurize, load_model, rank
@@ -27,10 +28,23 @@ REVS = chunk("revs", "New England Revolution", "The Revolution are a soccer club
 PORT = chunk("port", "Connections", "port (integer)\n\nThe TCP port the server listens on; 5432 by default.")
 
 
-def lexical_model(decline_below: float = 0.0, trust_from: float = 0.9) -> ReaderModel:
-    """A model scoring on the sentence-and-context IDF share alone (a decider-logic fixture)."""
+def lexical_model(decline_below: float = 0.0, trust_from: float = 0.9, span_from: float = 0.5) -> ReaderModel:
+    """A model scoring sentences on the sentence-and-context IDF share alone and spans on their
+    type and their nearness to the question's words (a decider-logic fixture)."""
     coef = [8.0 if name == "lexical_context" else 0.0 for name in FEATURES]
-    return ReaderModel(tuple(coef), -4.0, (0.0, 1.0), (0.0, 1.0), decline_below, trust_from)
+    span_coef = {"typed": 4.0, "nearness": 8.0, "in_question": -8.0}
+    return ReaderModel(
+        tuple(coef),
+        -4.0,
+        (0.0, 1.0),
+        (0.0, 1.0),
+        decline_below,
+        trust_from,
+        SPAN_FEATURES,
+        tuple(span_coef.get(name, 0.0) for name in SPAN_FEATURES),
+        -3.0,
+        span_from,
+    )
 
 
 def test_every_distinct_sentence_is_a_candidate_with_one_row_of_features():
@@ -94,15 +108,26 @@ def test_the_short_answer_is_the_one_typed_span_or_the_polarity_the_sentence_sta
     assert answer.short_answer == short
 
 
-def test_a_sentence_holding_two_values_of_the_type_has_no_short_answer():
+def test_of_two_values_the_span_scorer_picks_the_one_beside_the_question_words():
     question = "How many workers can run at once?"
-    text = "3 workers can run at once, 8 with the pooler."
-    answer = ExtractiveGenerator(reader=lexical_model()).generate(
-        AnswerRequest(
-            question, [chunk("c", "Settings", text)], "answer", term_weights={t: 2.0 for t in terms(question)}
-        )
+    text = "With the pooler 8 connections are open, and 3 workers can run at once."
+    request = AnswerRequest(
+        question, [chunk("c", "Settings", text)], "answer", term_weights={t: 2.0 for t in terms(question)}
     )
-    assert not answer.abstained and answer.short_answer is None
+    assert ExtractiveGenerator(reader=lexical_model()).generate(request).short_answer == "3"
+    # below the model's span level no span is the short answer: the sentence is
+    unsure = ExtractiveGenerator(reader=lexical_model(span_from=0.999)).generate(request)
+    assert not unsure.abstained and unsure.short_answer is None
+
+
+def test_the_span_features_name_each_candidate_once_with_a_row():
+    question = "Which league does Donnie Smith play in?"
+    ranked = rank(question, "other", [DONNIE, REVS], WEIGHTS, lexical_model())
+    found, rows = span_features("other", ranked[:2], question, WEIGHTS, [DONNIE, REVS])
+    assert "Major League Soccer" in found and len(found) == len(set(found)) == len(rows)
+    assert rows.shape[1] == len(SPAN_FEATURES) and np.isfinite(rows).all()
+    league = rows[found.index("Major League Soccer")]
+    assert league[SPAN_FEATURES.index("holds_noun")] == 1.0  # "Which league": the name holding the noun
 
 
 def test_an_unusable_llm_reply_gives_the_extractive_answer_with_a_note():
@@ -121,6 +146,7 @@ def test_the_shipped_model_loads_and_a_model_of_other_features_is_refused(tmp_pa
     other.write_text(json.dumps({**shipped, "features": ["lexical"]}))
     with pytest.raises(ValueError, match="fitted on other features"):
         load_model(other)
+    assert model.span_features == SPAN_FEATURES and len(model.span_coef) == len(SPAN_FEATURES)
     fold = tmp_path / "fold.json"
     fold.write_text(json.dumps({**shipped, "decline_below": 0.123}))
     monkeypatch.setenv("AGENTIC_RAG_READER_MODEL", str(fold))
