@@ -76,15 +76,17 @@ class SourceBatcher:
 
     def __init__(self, store: ChunkStore, report: IngestReport, progress: bool = False, unbacked: Container[str] = ()):
         self.store, self.report, self.progress, self.unbacked = store, report, progress, unbacked
+        self.hashes = store.catalog.source_hashes()
+        """The content hashes recorded when the ingest started (:meth:`status`), read at once."""
         self.pending: list[Source] = []
         self.start_size = store.lexical.size()
         self.written = 0
 
     def status(self, key: str, content_hash: str) -> Literal["unchanged", "repair", "write"]:
-        """``unchanged`` when source ``key`` is recorded with this content hash and its chunks
-        are there; ``repair`` when recorded with it but among ``unbacked``
+        """``unchanged`` when source ``key`` was recorded with this content hash as the ingest
+        started and its chunks are there; ``repair`` when recorded with it but among ``unbacked``
         (:meth:`store.catalog.Catalog.unbacked`: its chunks are missing); else ``write``."""
-        if self.store.catalog.source_hash(key) != content_hash:
+        if self.hashes.get(key) != content_hash:
             return "write"
         return "repair" if key in self.unbacked else "unchanged"
 
