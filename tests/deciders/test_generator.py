@@ -285,3 +285,14 @@ def test_a_how_tos_command_is_read_from_its_best_sentence_not_an_example_after_i
     answer = ExtractiveGenerator().generate(request)
     assert answer.cited == [(1, "explain"), (2, "schema")]  # "along" is said only by the example
     assert answer.short_answer == "EXPLAIN ANALYZE", answer.text
+
+
+def test_a_chunk_a_graph_hop_reached_is_cited_with_the_passage_that_led_to_it():
+    film = chunk("film", "Miracle on 34th Street", "Susan Walker is played by Natalie Wood in the 1947 film.")
+    actress = chunk(
+        "wood", "Natalie Wood", "Natalie Wood was married to Robert Wagner.", linked_from="film", via="Natalie Wood"
+    )
+    question = "Who was married to the actress that played Susan Walker?"  # one relation: "single"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [actress, film], "answer"))
+    assert {cid for _, cid in answer.cited} == {"wood", "film"}
+    assert "Natalie Wood was married to Robert Wagner." in answer.text
