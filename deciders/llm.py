@@ -17,17 +17,16 @@ trace records.
 
 from __future__ import annotations
 
+import sys
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Annotated, Iterator, Literal, Sequence, TypeVar
 
-import openai
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.utils.json import parse_json_markdown, parse_partial_json
-from langchain_openai.chat_models.base import BaseChatOpenAI
 from langgraph.constants import TAG_NOSTREAM
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
@@ -37,8 +36,8 @@ from store.chunks import Chunk
 
 Schema = TypeVar("Schema", bound=BaseModel)
 
-RETRYABLE = (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError)
-"""Failures worth another attempt (``APITimeoutError`` is an ``APIConnectionError``)."""
+RETRYABLE = ("APIConnectionError", "RateLimitError", "InternalServerError")
+"""The ``openai`` failures worth another attempt (``APITimeoutError`` is an ``APIConnectionError``)."""
 MIN_CALL_S = 1.0
 """A call is not started with less time than this left before the deadline, in seconds."""
 
@@ -130,7 +129,21 @@ def _attempts(model: BaseChatModel, max_tokens: int, limits: CallLimits) -> Iter
         if left < MIN_CALL_S:
             yield "no time left for the model call (time limit)"
             return
-        yield {"max_tokens": max_tokens, "timeout": left} if isinstance(model, BaseChatOpenAI) else {}
+        yield {"max_tokens": max_tokens, "timeout": left} if _openai_compatible(model) else {}
+
+
+def _openai_compatible(model: BaseChatModel) -> bool:
+    """Whether ``model`` is a ``langchain_openai`` chat model (OpenAI and compatible servers).
+    Read from the loaded modules: such a model imported ``langchain_openai``, and a process
+    without one (the model-free deciders) does not pay its import (~0.5 s)."""
+    base = sys.modules.get("langchain_openai.chat_models.base")
+    return base is not None and isinstance(model, base.BaseChatOpenAI)
+
+
+def _retryable(exc: Exception) -> bool:
+    """Whether ``exc`` is one of the ``openai`` failures of :data:`RETRYABLE`."""
+    openai = sys.modules.get("openai")
+    return openai is not None and isinstance(exc, tuple(getattr(openai, name) for name in RETRYABLE))
 
 
 def _call(model: BaseChatModel, run, max_tokens: int, limits: CallLimits):
@@ -148,10 +161,10 @@ def _attempt(model: BaseChatModel, run, max_tokens: int, limits: CallLimits):
             return None, f"{note}; then {options}" if note else options
         try:
             return run(options), None
-        except RETRYABLE as exc:
-            note = f"model call failed ({short_error(exc)})"
         except Exception as exc:  # providers raise many types; the decider falls back
-            return None, f"model call failed ({short_error(exc)})"
+            if not _retryable(exc):
+                return None, f"model call failed ({short_error(exc)})"
+            note = f"model call failed ({short_error(exc)})"
     return None, note
 
 
@@ -186,7 +199,7 @@ def ask_structured(
     messages = [SystemMessage(system), HumanMessage(user)]
 
     def run(options: dict) -> tuple[Schema | None, str | None]:
-        if isinstance(model, BaseChatOpenAI):  # the schema as response_format; read even when cut short
+        if _openai_compatible(model):  # the schema as response_format; read even when cut short
             format_ = {
                 "type": "json_schema",
                 "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()},
