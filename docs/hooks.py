@@ -11,8 +11,10 @@ A page asks for a generated part with a marker on a line of its own, ``<!-- gene
   else the last local run's ``eval-out/docqa/summary.json``, else a note saying how to make it.
 - ``reader``: the shipped reader's leave-one-manual-out scores (``deciders/reader_model.json``).
 - ``cli-latency``: ``bench/results/cli_latency.json`` (``bench/cli_latency.py``).
+- ``ingest``: ``bench/results/ingest_rate.json`` (``bench/ingest_rate.py``), one row per source.
 - ``scale``: ``bench/results/scale.json`` (``bench/scale.py``), one row per collection size.
-- ``summary``: the short performance and quality table the README also carries.
+- ``summary``: the short performance and quality table the README also carries (with the ingest
+  rates of ``bench/results/ingest_rate.json``).
 - ``cli``: every command's ``--help``, from the Typer app (:data:`agentic_rag.cli.app`).
 
 An unknown marker fails the build. Run as a script, ``python docs/hooks.py`` rewrites the README's
@@ -187,7 +189,7 @@ def reader_table() -> str:
             else 'No confidence reached 0.90 precision on held-out manuals, so no answer is marked "trust it".'
         ),
         "",
-        '| manual held out | answerable | right | "trust it" share | right when trusted | unanswerable | declined '
+        '| set held out | answerable | right | "trust it" share | right when trusted | unanswerable | declined '
         "| wrongly declined |",
         "|---|---|---|---|---|---|---|---|",
     ]
@@ -199,8 +201,11 @@ def reader_table() -> str:
 
 
 def _pooled_reader() -> dict:
-    """The reader's held-out scores pooled over manuals, weighted by question counts."""
-    scores = _reader_manifest().get("manifest", {}).get("held_out_scores", {}).values()
+    """The reader's held-out scores pooled over the manuals (the sets with a fold model in
+    ``evaluation/reader_folds``, not the Wikipedia sets), weighted by question counts."""
+    manuals = {p.stem.removeprefix("without-") for p in (ROOT / "evaluation/reader_folds").glob("without-*.json")}
+    held_out = _reader_manifest().get("manifest", {}).get("held_out_scores", {})
+    scores = [s for name, s in held_out.items() if name in manuals]
     answerable = sum(s.get("answerable") or 0 for s in scores)
     unanswerable = sum(s.get("unanswerable") or 0 for s in scores)
 
@@ -270,6 +275,42 @@ def scale_table() -> str:
     return "\n".join(rows) if data else "No `bench/results/scale.json`: run `.venv/bin/python bench/scale.py`."
 
 
+def ingest_table() -> str:
+    """``bench/results/ingest_rate.json`` as a table, one row per source."""
+    path = ROOT / "bench/results/ingest_rate.json"
+    data = json.loads(path.read_text()) if path.is_file() else {}
+    rows = [
+        f"From `bench/results/ingest_rate.json` ({data.get('date', '')[:10]}, commit `{data.get('commit')}`, "
+        f"{data.get('cpus')} cores), medians of {data.get('runs')} runs, each an ingest then the model alone.\n",
+        "| source | files | chunks | ingest chunks/s | model alone chunks/s | ratio | CPU-time ratio | load |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, r in data.get("sources", {}).items():
+        rows.append(
+            f"| `{name}` | {r['files']:,} | {r['chunks']:,} | {r['ingest_chunks_per_s']:,} | "
+            f"{r['embedding_only_chunks_per_s']:,} | {r['ratio']:.2f} | {r['cpu_ratio']:.2f} | "
+            f"{r['loadavg_before'][0]:.1f}–{r['loadavg_after'][0]:.1f} |"
+        )
+    missing = "No `bench/results/ingest_rate.json`: run `.venv/bin/python bench/ingest_rate.py`."
+    return "\n".join(rows) if data else missing
+
+
+def ingest_rows() -> list[str]:
+    """The README's ingest rows: each source of ``bench/results/ingest_rate.json`` (``bench/ingest_rate.py``)."""
+    path = ROOT / "bench/results/ingest_rate.json"
+    data = json.loads(path.read_text()) if path.is_file() else {}
+    rows = []
+    for name, r in data.get("sources", {}).items():
+        load = f"{r['loadavg_before'][0]:.1f}–{r['loadavg_after'][0]:.1f}"
+        when = f"{data['date'][:10]}, load {load} on {data['cpus']} cores"
+        rows.append(
+            f"| ingest `{name}` ({r['chunks']:,} chunks): chunks/s, share of the embedding model's rate "
+            f"(of its CPU time) | {r['ingest_chunks_per_s']:,}, {r['ratio']:.2f} ({r['cpu_ratio']:.2f}) | "
+            f"`bench/results/ingest_rate.json` ({when}) |"
+        )
+    return rows
+
+
 def summary_table() -> str:
     """The README's short table: start-up, the reader held out, and the doc-QA benchmark."""
     rows = ["| what | measured | source |", "|---|---|---|"]
@@ -286,6 +327,7 @@ def summary_table() -> str:
             measured = f"{results[key]['median_s']} s" + (f" ({cpu} s CPU" if cpu is not None else "")
             measured += (f", {served} s in the service)" if served is not None else ")") if cpu is not None else ""
             rows.append(f"| {label} | {measured} | `bench/results/cli_latency.json` ({when}) |")
+    rows += ingest_rows()
     reader = _pooled_reader()
     if reader["answerable"]:
         source = f"`deciders/reader_model.json`, {reader['manuals']} manuals, each held out of the fit"
@@ -342,6 +384,7 @@ GENERATORS = {
     "docqa": docqa_table,
     "reader": reader_table,
     "cli-latency": cli_latency_table,
+    "ingest": ingest_table,
     "scale": scale_table,
     "summary": summary_table,
     "cli": cli_reference,
