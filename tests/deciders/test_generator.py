@@ -296,3 +296,12 @@ def test_a_chunk_a_graph_hop_reached_is_cited_with_the_passage_that_led_to_it():
     answer = ExtractiveGenerator().generate(AnswerRequest(question, [actress, film], "answer"))
     assert {cid for _, cid in answer.cited} == {"wood", "film"}
     assert "Natalie Wood was married to Robert Wagner." in answer.text
+
+
+def test_a_question_about_two_named_things_cites_both_their_pages():
+    photographer = chunk("rm", "Robert McFarlane (photographer)", "Robert McFarlane is an Australian photographer.")
+    cricketer = chunk("rc", "Robert McFarlane (cricketer)", "Robert McFarlane is an Australian cricketer.")
+    curtin = chunk("pc", "Paul Curtin", "Paul Curtin was an Irish footballer who played for Cork.")
+    question = "Are Paul Curtin and Robert Mcfarlane (Photographer) of the same nationality?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [cricketer, photographer, curtin], "answer"))
+    assert {"pc", "rm"} <= {cid for _, cid in answer.cited}
