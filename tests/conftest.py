@@ -7,8 +7,10 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -250,3 +252,12 @@ def answer_reply(answer: str, short: str = "") -> str:
 def first_passage_number(prompt: str) -> str:
     match = re.search(r"\[(\d+)\]", prompt)
     return match.group(1) if match else "1"
+
+
+def other_user_runs_python() -> bool:
+    """Whether this process can run this Python as user ``nobody`` (root, runuser, and an
+    interpreter outside a folder only root can enter, such as a 0700 /root)."""
+    if os.geteuid() != 0 or not shutil.which("runuser"):
+        return False
+    probe = subprocess.run(["runuser", "-u", "nobody", "--", sys.executable, "-c", "pass"], capture_output=True)
+    return probe.returncode == 0

@@ -4,7 +4,6 @@ index's consistency, and the errors a user can hit."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -19,7 +18,7 @@ from core.errors import CollectionNotFoundError, EmbeddingMismatchError, IngestE
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from store.chunks import ChunkStore
 from store.filters import ChunkFilter
-from tests.conftest import ROOT, shared_file
+from tests.conftest import ROOT, other_user_runs_python, shared_file
 
 
 def test_reingesting_a_folder_adds_no_chunks(make_app, tmp_path):
@@ -278,16 +277,7 @@ def test_unreachable_database_url():
         ChunkStore.open("postgresql://nobody@127.0.0.1:1/none", "x", load_embedding_model("wordllama"))
 
 
-def _other_user_runs_python() -> bool:
-    """Whether this process can run this Python as user ``nobody`` (root, runuser, and an
-    interpreter outside a folder only root can enter, such as a 0700 /root)."""
-    if os.geteuid() != 0 or not shutil.which("runuser"):
-        return False
-    probe = subprocess.run(["runuser", "-u", "nobody", "--", sys.executable, "-c", "pass"], capture_output=True)
-    return probe.returncode == 0
-
-
-@pytest.mark.skipif(not _other_user_runs_python(), reason="needs root and a Python that user nobody can run")
+@pytest.mark.skipif(not other_user_runs_python(), reason="needs root and a Python that user nobody can run")
 def test_an_embedded_server_lock_file_of_another_user_is_one_clear_line():
     """pgserver keeps one lock file in the temp folder; made by root, it stops every other user."""
     shared_tmp = Path(tempfile.mkdtemp(prefix="shared-tmp-"))  # under /tmp: the other user can reach it

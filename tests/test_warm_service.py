@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from agentic_rag.client import ServiceFiles, postgres_pid, running_pid
+from tests.conftest import other_user_runs_python
 
 PAGES = {
     "lighthouse.md": "# Lighthouse\n\nThe Skerry lighthouse was built in 1851 by the engineer Alan Brodie.\n",
@@ -185,16 +186,7 @@ def test_ctrl_c_in_the_caller_interrupts_the_served_command(folder):
     assert status(folder)["running"]
 
 
-def _other_user_runs_python() -> bool:
-    """Whether this process can run this Python as user ``nobody`` (root, runuser, and an
-    interpreter outside a folder only root can enter)."""
-    if os.geteuid() != 0 or not shutil.which("runuser"):
-        return False
-    probe = subprocess.run(["runuser", "-u", "nobody", "--", sys.executable, "-c", "pass"], capture_output=True)
-    return probe.returncode == 0
-
-
-@pytest.mark.skipif(not _other_user_runs_python(), reason="needs root and a Python that user nobody can run")
+@pytest.mark.skipif(not other_user_runs_python(), reason="needs root and a Python that user nobody can run")
 def test_the_service_of_another_users_data_folder_is_one_clear_line():
     shared = Path(tempfile.mkdtemp(prefix="shared-data-"))  # under /tmp: the other user can reach it
     try:
