@@ -247,7 +247,8 @@ def _headed(best: Candidate, ranked: Sequence[Candidate]) -> Candidate:
     """``best``, or when it is a heading line (:func:`core.text.is_heading`: "contextlib.suppress(
     *exceptions)", "work_mem (integer)") the sentence of its chunk it heads, which is shown after
     it (:func:`deciders.passages.with_context`): a heading names what is asked about, the
-    sentence under it says it."""
+    sentence under it says it. A heading with no sentence under it in the evidence stays (a code
+    line is heading-like too, and may be the answer)."""
     if not is_heading(best.sentence):
         return best
     own = best.chunk["chunk_id"]

@@ -25,7 +25,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from core.text import strip_qualifier, term_set, terms, tidy_span
-from deciders.answer_types import UNTYPED, AnswerType, head_noun
+from deciders.answer_types import UNTYPED, AnswerType, head_noun, options
 from deciders.chunks import HopChunk
 from deciders.negation import negated
 from deciders.passages import with_context
@@ -67,7 +67,8 @@ SPAN_FEATURES = (
 
 def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
     """The phrase of ``sentence`` that names a ``noun`` (a stemmed term: what a "what/which
-    NOUN …?" question asks for), at its first mention: the capitalised name right after it
+    NOUN …?" question asks for), at its first mention: the capitalised name it is part of ("in
+    Major League Soccer" → "Major League Soccer"), else the capitalised name right after it
     ("the river Aare" → "Aare"), else the words before it that are neither stop words nor other
     question terms, with it ("the RNA interference pathway" → "RNA interference pathway");
     ``None`` when the sentence does not mention the noun or nothing qualifies it. The question's
@@ -81,6 +82,11 @@ def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
         end = i + 1
         while end < len(tokens) and tokens[end].group(0)[:1].isupper() and not set(stems[end]) & asked:
             end += 1
+        if token.group(0)[:1].isupper():  # the noun inside a name: the whole name ("Major League Soccer")
+            start = i
+            while start > 0 and tokens[start - 1].group(0)[:1].isupper() and not set(stems[start - 1]) & asked:
+                start -= 1
+            return tidy_span(sentence[tokens[start].start() : tokens[end - 1].end()]) if end - start > 1 else None
         if end > i + 1:
             return tidy_span(sentence[tokens[i + 1].start() : tokens[end - 1].end()])
         start = i
@@ -88,6 +94,11 @@ def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
             start -= 1
         return tidy_span(sentence[tokens[start].start() : token.end()]) if start < i else None
     return None
+
+
+def _words(text: str) -> set[str]:
+    """The words of ``text``, lowercased, as written (not stemmed: "--deploy" is not "deployment")."""
+    return set(re.findall(r"\w+", text.lower()))
 
 
 def _said_negated(sentence: str, span: str) -> bool:
@@ -143,6 +154,7 @@ def span_features(
     noun = head_noun(question)
     asked = term_set(question)
     asks_not = asks_negated(question)
+    restates, said = not options(question), _words(question)  # a span only repeating the question answers nothing
     texts = [c["text"].lower() for c in evidence]
     titles = {strip_qualifier(c.get("title", "")).lower() for c in evidence}
     found: list[str] = []
@@ -160,7 +172,11 @@ def span_features(
         quoted = [tidy_span(m[1]) for m in _QUOTED.finditer(sentence)]
         candidates = [*candidate.spans, *([phrase] if phrase else []), *named, *values, *subject, *quoted]
         for span in dict.fromkeys(s for s in candidates if s):
-            if span in found or (asks_not and not _said_negated(sentence, span)):
+            if (
+                span in found
+                or (asks_not and not _said_negated(sentence, span))
+                or (restates and set() < _words(span) <= said)
+            ):
                 continue
             found.append(span)
             own = term_set(span)
