@@ -87,7 +87,7 @@ _SPELLED_OUT = {
 @lru_cache(maxsize=65536)
 def lemma(word: str) -> str:
     """The lower-case lemma of a lower-case ``word`` (simplemma), but for a comparative or superlative,
-    which says more than its adjective ("longest" is a maximum, :func:`core.wording.said_terms`), and
+    which says more than its adjective ("longest" is a maximum), and
     for a word with other characters than letters."""
     if not word.isalpha() or _COMPARED.search(word):
         return word

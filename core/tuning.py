@@ -69,9 +69,6 @@ class Tuning:
     faster; a million 256-d chunks need about 1.3 GB."""
 
     # -- hops (nodes) ---------------------------------------------------------------------------
-    entry_candidates: int = 20
-    """Entries defining a term ("- Tablespace" in a glossary) a "What is X?" search reads, of which
-    the one the question ranks best leads the results (:meth:`agentic_rag.services.Services.with_entry`)."""
     spaced_name_candidates: int = 8
     """Most names written with spaces ("autovacuum naptime") a question is checked for, one entry
     lookup each (:func:`agentic_rag.spelling.spelled_as_entries`): a long pasted text names no

@@ -63,53 +63,6 @@ LOCK_ASKED = re.compile(
 for several ("Which types of lock exist?", "Which locks …?")."""
 
 
-SUPERLATIVES = {"longest": "maximum length", "shortest": "minimum length", "largest": "maximum size",
-                "biggest": "maximum size", "smallest": "minimum size", "highest": "maximum",
-                "lowest": "minimum"}  # fmt: skip
-"""What a superlative says in the words a question asks with: the longest string is the maximum length."""
-
-
-REFERENCE = re.compile(
-    r"\((?:for (?:full |more )?details,?\s+)?(?:see|cf\.)\s[^()]*\)|"
-    r"\bsee\b(?=\s+(?:also\s+)?(?:section|chapter|table|appendix|figure|the\s+\S+\s+(?:documentation|reference)))",
-    re.IGNORECASE,
-)
-"""A cross-reference: "(see geqo_threshold)", "(for full details see the documentation of these commands)",
-"see Section 13.3", "see the ANALYZE documentation"."""
-
-
-LIMIT = re.compile(r"\b(upper|lower) (?:limit|bound)s?\b", re.IGNORECASE)
-"""A limit's name, which says what "maximum" ("upper limit") or "minimum" asks."""
-
-
-UNBOUNDED = re.compile(
-    r"\b(?:of any (?:size|length)|unlimited|(?:no|without (?:an?|any)) (?:upper )?(?:limit|maximum)s?)\b", re.IGNORECASE
-)
-"""A size without a limit ("accepts strings of any size", "unlimited"): it says what "maximum" asks (none)."""
-
-
-EXCLUSION = re.compile(r"\((?:without|except|excluding|but not)\s[^()]*\)", re.IGNORECASE)
-"""What a sentence leaves out: "Acquired by VACUUM (without FULL)" is not said of VACUUM FULL."""
-
-
-def said_terms(sentence: str, question: str = "") -> frozenset[str]:
-    """The sentence's terms (:func:`core.text.term_set`) and those its superlatives and limits
-    (:data:`LIMIT`, :data:`UNBOUNDED`) imply; a cross-reference (:data:`REFERENCE`) says nothing itself ("see" there
-    is no verb of the question's), nor does an exclusion (:data:`EXCLUSION`) unless ``question`` says it too
-    ("Which lock mode does VACUUM without FULL take?" of "Acquired by VACUUM (without FULL)")."""
-    asked = question.lower()
-    own = term_set(
-        EXCLUSION.sub(lambda m: m[0] if asked and m[0][1:-1].lower() in asked else " ", REFERENCE.sub(" ", sentence))
-    )
-    limits = term_set(
-        " ".join(
-            ["maximum" if m.lower() == "upper" else "minimum" for m in LIMIT.findall(sentence)]
-            + ["maximum"] * bool(UNBOUNDED.search(sentence))
-        )
-    )
-    return own.union(limits, *(term_set(SUPERLATIVES[t]) for t in own & SUPERLATIVES.keys()))
-
-
 Synonyms = Mapping[str, tuple[frozenset[str], ...]]
 """Each term and the term sets a collection equates with it (:func:`equivalents`)."""
 _GLOSSARY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9 -]{0,40}(?: \([A-Za-z ]+\))?")

@@ -1,9 +1,9 @@
 """Every word list and word pattern the model-free deciders use, in one place.
 
 The lists are English and small on purpose: they recognise the surface form of small talk,
-follow-up pronouns, comparisons and compound questions, not their meaning. Three functions read a
-question through them: the SQL statements a how-to names in prose (:func:`prose_statements`), the
-setting names it writes with spaces (:func:`spaced_names`) and what it measures (:func:`measured_subject`).
+follow-up pronouns, comparisons and compound questions, not their meaning. Two functions read a
+question through them: the SQL statements a how-to names in prose (:func:`prose_statements`) and
+the setting names it writes with spaces (:func:`spaced_names`).
 """
 
 from __future__ import annotations
@@ -201,14 +201,6 @@ def spaced_names(question: str) -> list[str]:
         run = []
     names = [run[i : i + n] for n in (4, 3, 2) for run in runs for i in range(len(run) - n + 1)]
     return list(dict.fromkeys("_".join(words) for words in names))
-
-
-_MEASURED = re.compile(r"\bhow m(?:any|uch) \w+(?: of \w+)? (?:do(?:es)?|is|are|can) (?:(?:an?|the) )?(\w+)", re.I)
-
-
-def measured_subject(question: str) -> str | None:
-    """What a "how many / much UNIT …?" question measures ("integer": "How many bytes does an integer take?")."""
-    return (match := _MEASURED.search(question)) and match[1]
 
 
 CODE_SPELLING = re.compile(r"^[\\-]|_|\(\)|\.\w")

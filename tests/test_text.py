@@ -175,14 +175,6 @@ def test_a_count_asked_says_no_many():
     assert "mani" in asked_terms("Why do many clients connect?")
 
 
-def test_an_exclusion_says_nothing_unless_the_question_says_it_too():
-    from core.wording import said_terms
-
-    sentence = "Acquired by VACUUM (without FULL), ANALYZE and CREATE INDEX CONCURRENTLY."
-    assert "full" not in said_terms(sentence)  # not said of VACUUM FULL
-    assert {"without", "full"} <= said_terms(sentence, "Which lock mode does VACUUM without FULL take?")
-
-
 def test_multiword_names_are_runs_of_capitalised_words_not_keywords_nor_a_sentence_opening():
     from core.wording import multiword_names
 

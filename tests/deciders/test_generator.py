@@ -6,7 +6,6 @@ from conftest import answer_reply, scripted
 from langchain_core.messages import HumanMessage
 
 from core.tuning import Tuning
-from core.wording import said_terms
 from deciders.generator import NO_ANSWER, AnswerRequest, ExtractiveGenerator
 from deciders.lexicon import MODEL_FREE
 from deciders.llm_generator import LLMGenerator
@@ -225,24 +224,6 @@ def test_the_short_answer_to_a_not_question_is_never_the_clause_saying_the_oppos
     question = "Which built-in objects are not hashable?"
     answer = ExtractiveGenerator().generate(AnswerRequest(question, [glossary], "answer"))
     assert not answer.abstained and "Python" not in (answer.short_answer or "")
-
-
-def test_a_sentence_says_what_its_superlatives_imply_and_not_its_cross_references():
-    assert {"maximum", "length", "longest"} <= said_terms("The longest possible string is about 1 GB.")
-    assert said_terms("The highest value") >= {"maximum"} and "minimum" in said_terms("the smallest size")
-    assert "see" not in said_terms("PostgreSQL uses GEQO when the joins exceed a threshold (see geqo_threshold).")
-    assert "see" not in said_terms("For more information, see Section 13.3 or see the ANALYZE documentation.")
-    assert "see" in said_terms("They can see the query plan using EXPLAIN.")
-    # a size without a limit says what "maximum" asks: there is none
-    assert "maximum" in said_terms(
-        "If character varying is used without length specifier, it accepts strings of any size."
-    )
-    assert "maximum" in said_terms("The number of indexes is unlimited.") and "maximum" not in said_terms(
-        "any sizes fit"
-    )
-    # an exclusion says nothing of what it leaves out, nor does a cross-reference's "for full details"
-    said = said_terms("Acquired by VACUUM (without FULL), ANALYZE (for full details see the documentation).")
-    assert {"vacuum", "analyz", "acquir"} <= said and "full" not in said
 
 
 TYPES = (
