@@ -2,9 +2,8 @@
 
 A :class:`ChunkFilter` limits every search of a run (hybrid search, the graph hop's link
 targets) to chunks whose ``source`` matches one of the allowlist's glob patterns and whose
-metadata fields equal the given values. It is written once and rendered in two dialects: the
-MongoDB-style filter that langchain-postgres' ``PGVectorStore`` takes for the dense search,
-and a SQL ``WHERE`` clause (psycopg parameters) for the BM25 search and the link query.
+metadata fields equal the given values. It is written once and rendered as a SQL ``WHERE``
+clause (psycopg parameters) for the dense and BM25 searches and the link query.
 """
 
 from __future__ import annotations
@@ -69,16 +68,6 @@ class ChunkFilter:
 
     def __bool__(self) -> bool:
         return bool(self.sources or self.fields)
-
-    def to_mongo(self) -> dict | None:
-        """The ``PGVectorStore`` filter, or ``None`` when nothing is filtered."""
-        clauses: list[dict] = []
-        if self.sources:
-            clauses.append({"$or": [{"source": {"$like": glob_to_like(s)}} for s in self.sources]})
-        clauses += [{name: {"$in": list(values)}} for name, values in self.fields]
-        if not clauses:
-            return None
-        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
 
     def to_sql(self, alias: str) -> tuple[str, dict]:
         """(``WHERE``-able condition on the chunk table aliased ``alias``, psycopg parameters);
