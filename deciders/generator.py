@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import Literal, Mapping, Protocol, Sequence
 
@@ -19,7 +18,7 @@ from langchain_core.messages import BaseMessage
 from core.text import coverage, is_heading, names, strip_qualifier, term_set
 from core.tuning import TUNING, Tuning
 from core.wording import Synonyms
-from deciders.answer_types import default_check, expected_type
+from deciders.answer_types import ARTICLE, default_check, expected_type
 from deciders.chunks import HopChunk
 from deciders.comparison import Comparison, compare
 from deciders.decomposer import PARALLEL
@@ -32,7 +31,6 @@ from deciders.spans import spans
 
 GenerationMode = Literal["answer", "caveat", "direct"]
 
-_ARTICLE = re.compile(r"^(?:the|an?) ")
 CHAIN_SENTENCES = 3
 """Most sentences a multi-hop answer cites: its best and the links it names (HotpotQA's chains
 are two hops, MuSiQue's up to four; three keeps an answer short)."""
@@ -207,8 +205,8 @@ def chosen_sentences(question: str, ranked: Sequence[Candidate]) -> list[Candida
     2WikiMultihopQA dev 164, 0.439 → 0.537 with the graph-hop rules, → 0.567 with the named pages;
     HotpotQA dev 200 (held out) 0.400 → 0.470 → 0.595."""
     chosen = [_headed(ranked[0], ranked)] if ranked else []
-    source = chosen[0].chunk.get("linked_from") if chosen else None
-    chosen += [c for c in ranked if source and c.chunk["chunk_id"] == source][:1]
+    if chosen and (source := chosen[0].chunk.get("linked_from")):
+        chosen += [c for c in ranked if c.chunk["chunk_id"] == source][:1]
     chain = classify_complexity(question)[0] == "multi" or any(c.chunk.get("linked_from") for c in ranked)
     if chain:
         chosen += _named_pages(question, ranked, {c.chunk["chunk_id"] for c in chosen})[: CHAIN_SENTENCES - len(chosen)]
@@ -229,11 +227,11 @@ def _named_pages(question: str, ranked: Sequence[Candidate], used: set[str]) -> 
     a question about two named things is answered from both their pages."""
     lowered, found = question.lower(), []
     for name in names(question):
-        said = _ARTICLE.sub("", name.lower())
+        said = ARTICLE.sub("", name.lower())
         pages = [
             c
             for c in ranked
-            if (key := _ARTICLE.sub("", strip_qualifier(c.chunk["title"]).lower()))
+            if (key := ARTICLE.sub("", strip_qualifier(c.chunk["title"]).lower()))
             and (said == key or said.endswith(f" {key}"))
         ]
         pages.sort(key=lambda c: c.chunk["title"].lower() not in lowered)  # stable: best-ranked first within each
