@@ -56,13 +56,6 @@ def asked_terms(question: str) -> frozenset[str]:
     return term_set(re.sub(r"\bstands?\s+for\s*\?*\s*$", "", asked, flags=re.I))
 
 
-LOCK_ASKED = re.compile(
-    r"\b(?:which|what)\s+(?:(?:kind|type|sort)\s+of\s+)?(?:[\w-]+\s+)?lock(?:\s+mode)?\b(?!\s+modes)", re.I
-)
-"""A question asking for a lock mode: "Which lock mode …?", "What table-level lock …?", "What kind of lock …?"; not
-for several ("Which types of lock exist?", "Which locks …?")."""
-
-
 Synonyms = Mapping[str, tuple[frozenset[str], ...]]
 """Each term and the term sets a collection equates with it (:func:`equivalents`)."""
 _GLOSSARY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9 -]{0,40}(?: \([A-Za-z ]+\))?")

@@ -1,5 +1,5 @@
 """Answer types: what kind of value a question asks for (a number, a quantity, a date, a person, a
-command, a lock mode, a default, yes or no, a definition, …), read from its wording.
+command, a default, yes or no, a definition, …), read from its wording.
 
 The answer-type step of classic question-answering pipelines: the question's wording names the type of the answer,
 candidate sentences are those holding a span of that type (:mod:`deciders.spans`), and the short answer is that
@@ -14,12 +14,12 @@ import re
 from typing import Literal
 
 from core.text import names, sentences, term_set
-from core.wording import DEFAULT_IDIOM, LOCK_ASKED
+from core.wording import DEFAULT_IDIOM
 from deciders.lexicon import CHOICE, PRONOUN, WHICH_NOUN
 
 AnswerType = Literal[
     "yes_no", "default", "quantity", "number", "date", "person",
-    "place", "organisation", "nationality", "command", "lock", "definition", "other",
+    "place", "organisation", "nationality", "command", "definition", "other",
 ]  # fmt: skip
 UNTYPED: frozenset[str] = frozenset({"definition", "other"})
 """Types with no span to find: any sentence may answer, and only ``other`` has a short answer."""
@@ -33,7 +33,6 @@ ASKS_OPERATOR = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?operator\b", re.I)
 
 # Checked in order: the first that matches names the type.
 _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
-    ("lock", LOCK_ASKED),  # a lock mode: "What table-level lock does SELECT take?"
     (
         "command",
         re.compile(
@@ -189,7 +188,7 @@ _FAMILY: dict[str, str] = {
 def confidence_group(question: str, abstained: bool) -> str:
     """The calibration group of a response (:mod:`core.calibration`): ``abstention``, or the
     family of the type ``question`` asks for — ``value`` (default, quantity, number), ``yes_no``,
-    ``name`` (person, place, organisation, date, command) or ``other`` (lock, other, definition).
+    ``name`` (person, place, organisation, date, command) or ``other`` (other, definition).
     Answers of these families are right at different rates for the same support (agentic dev
     runs: values 0.79, yes/no 0.79, names 0.32, other 0.52), so each has its own map."""
     return "abstention" if abstained else _FAMILY.get(expected_type(question), "other")

@@ -177,12 +177,6 @@ NATION = re.compile(
 """A nationality word or country name in a sentence, the longest first ("South African", not "African")."""
 
 
-SQL_STATEMENT = frozenset(
-    "ALTER CREATE DROP INSERT UPDATE DELETE SELECT GRANT REVOKE TRUNCATE".split()
-)
-"""Keywords that open a standard SQL statement ("ALTER TABLE … RENAME COLUMN", "CREATE INDEX")."""
-
-
 _VALUE_WORDS = frozenset({"default", "defaults", "value", "values", "setting", "settings"})
 """Words that ask for a setting's value, never part of its name."""
 

@@ -10,12 +10,13 @@ import re
 from core.text import terms
 
 _NEGATION_CUE = re.compile(
-    r"^(?:not|no|never|cannot|(?:ca|does|do|is|are|was|were|wo)n't|without|neither|nor|disables?|disabled)$"
+    r"^(?:not|no|never|cannot|(?:ca|does|do|did|is|are|was|were|wo|has|have|had|should|must|could|would)n't|without|"
+    r"neither|nor|disables?|disabled)$"
 )
 """Pre-negation cues; "disables" says there is none ("A value of zero (the default) disables the timeout")."""
 _CLAUSE_END = re.compile(r"[,;:()]")
-_CUE_WORD = re.compile(r"[\w'’-]+|[,;:()]")
-_POST_CUE = re.compile(r"^(?:cannot|(?:ca|does|do|did|is|are|was|were|wo|should|must|may)n['’]t)$")
+_CUE_WORD = re.compile(r"[\w'-]+|[,;:()]")
+_POST_CUE = re.compile(r"^(?:cannot|(?:ca|does|do|did|is|are|was|were|wo|should|must|may)n't)$")
 _AUXILIARIES = frozenset("can does do did is are was were will would should must may".split())
 NEGATION_REACH = 4
 """Words before a predicate term within which a negation cue negates it (NegEx, Chapman et al. 2001)."""
@@ -28,7 +29,7 @@ def negated(sentence: str, predicate: frozenset[str]) -> bool:
     "changes" of "any changes that have not been applied … can be redone"), or — an auxiliary's
     negation ending the clause — what comes before it ("but CREATE INDEX CONCURRENTLY cannot.");
     with no predicate term given, whether the sentence holds a negation cue at all."""
-    words = _CUE_WORD.findall(sentence.lower())
+    words = _CUE_WORD.findall(sentence.lower().replace("’", "'"))  # a typographic apostrophe: "doesn’t"
     if not predicate:
         return any(_NEGATION_CUE.match(word) for word in words)
     for at, word in enumerate(words):

@@ -39,12 +39,6 @@ SPAN_PATTERNS: dict[str, re.Pattern] = {
         r"(?<=^\| )[a-z_][a-z0-9_]*(?= \( )|"  # a function table row's name: "| lower ( text ) → text Converts …"
         rf"\b[a-z][\w.]*\.(?:conf|signal|sql|sh)\b|{lexicon.KEYWORD_RUN}|\b[a-z_]\w*(?:\.[a-z_]\w*)+(?=\())"
     ),
-    # a lock mode in capitals: "an ACCESS EXCLUSIVE lock", "SHARE mode", its entry "ROW SHARE (RowShareLock)", each
-    # of a list ("Conflicts with the ROW SHARE, …, and ACCESS EXCLUSIVE lock modes")
-    "lock": re.compile(
-        r"(?<![\w-])[A-Z]{2,}(?: [A-Z]{2,})*(?=(?:(?:,|,? and|,? or) [A-Z]{2,}(?: [A-Z]{2,})*)*"
-        r"(?: (?:(?:table|row)-level )?lock\b| mode\b| \(\w+Lock\)))"
-    ),
 }
 _EXAMPLE_MARK = re.compile(r"\b(?:e\.g\.|for example|for instance)(?=[\s,:])", re.I)
 """Where an example starts: a default said after it is the example's setting, not the default."""
@@ -238,8 +232,6 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
             # "an 18-byte pointer" measures the pointer: no answer to the length of something else
             matches = [m for m in matches if not _measures_other(sentence, m, asked)]
         found = [m.group(0) for m in matches]
-        if kind == "lock":  # "SELECT FOR SHARE lock just the returned rows": a statement, not a mode
-            found = [value for value in found if value.split()[0] not in lexicon.SQL_STATEMENT]
         if kind == "date" and re.search(r"\b(?:what|which) month\b", question, re.I):  # a year is no month
             found = [value for value in found if re.search(MONTH, value)]
         if kind == "command" and re.search(r"\b(?:which|what)\s+(?:\w+\s+)?file\b", question, re.I):  # not "SCRAM"
@@ -271,13 +263,13 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
 def _repeats(span: str, kind: AnswerType, question: str, asked: frozenset[str]) -> bool:
     """Whether ``span`` only repeats the question: its terms are all the question's; code, if named (``zip()``
     by "the zip function", not ``search_path`` by "search path"; ``\\password`` as is), a command phrase or a
-    statement's keyword as written ("CREATE INDEX", "UPDATE" answer "how do I create an index / update rows?"), a
+    keyword in capitals as written ("CREATE INDEX", "UPDATE" answer "how do I create an index / update rows?"), a
     value in digits as written ("4 bytes" answers "how many bytes …?": a digit is no term)."""
     if (kind == "command" and (span.startswith("\\") or lexicon.COMMAND_PHRASE.fullmatch(span))) or (
         kind in ("default", "quantity", "number") and re.search(r"\d", span)
     ):
         return span.lower() in question.lower()
-    if kind == "command" and span in lexicon.SQL_STATEMENT:
+    if kind == "command" and re.fullmatch(r"[A-Z]{2,}", span):  # a keyword in capitals, only as written
         return re.search(rf"\b{span}\b", question) is not None
     if kind == "command" and lexicon.CODE_SPELLING.search(span):  # named whole or as a dotted name's head (pg_hba.conf)
         code = span.removesuffix("()").lower()

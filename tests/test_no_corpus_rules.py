@@ -15,6 +15,7 @@ SHARED_PATH = ("agentic_rag", "core", "deciders", "graph", "nodes", "prompts", "
 FORBIDDEN = re.compile(
     r"\bpsql\b|\bGUC\b|Upper Limit|\bBLCKSZ\b|postgresql\.conf|\bwork_mem\b|shared_buffers|"
     r"max_connections|\bwal_level\b|\bautovacuum|\bVACUUM\b|ACCESS EXCLUSIVE|ROW EXCLUSIVE|SHARE UPDATE EXCLUSIVE|"
+    r"ROW SHARE|table-level lock|"
     r"\bclusterdb\b|\bvacuumdb\b|\binitdb\b|\bpg_dump\b|\(integer\)|\(floating point\)|wrapper around the SQL|"
     r"\bmanage\.py\b|\bshopt\b|\bsetopt\b",
     re.I,

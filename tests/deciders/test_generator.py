@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from conftest import answer_reply, scripted
 from langchain_core.messages import HumanMessage
 
@@ -10,12 +13,22 @@ from deciders.generator import NO_ANSWER, AnswerRequest, ExtractiveGenerator
 from deciders.lexicon import MODEL_FREE
 from deciders.llm_generator import LLMGenerator
 from deciders.passages import answer_sentences, citation_marks
-from deciders.reader import FEATURES, ReaderModel
+from deciders.reader import FEATURES, MODEL_FILE, ReaderModel
 from providers.embeddings import load_embedding_model
 
 QUESTION = "Which league does Donnie Smith play in?"
 DECLINING = ReaderModel(tuple(0.0 for _ in FEATURES), 0.0, (), (), 1.01, 1.01)
 """A reader that declines every whole question (the fixture of the by-part answers)."""
+
+
+@pytest.fixture(autouse=True)
+def answering_reader(tmp_path_factory, monkeypatch):
+    """The shipped reader, declining nothing: these tests are of which sentence and span answer, not
+    of the fitted decline level (refitting moves it; :mod:`tests.test_train_reader` checks the fit)."""
+    path = tmp_path_factory.getbasetemp() / "reader_answering.json"
+    if not path.exists():
+        path.write_text(json.dumps({**json.loads(MODEL_FILE.read_text()), "decline_below": 0.0}))
+    monkeypatch.setenv("AGENTIC_RAG_READER_MODEL", str(path))
 
 
 def chunk(cid: str, title: str, text: str, **extra) -> dict:
