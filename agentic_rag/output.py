@@ -107,21 +107,6 @@ def stream_printer() -> Callable[[str, object], None]:
     return on_event
 
 
-def headline(result: dict) -> str | None:
-    """The short answer to print first: one of the type the question asks for, one holding the
-    noun it asks about ("Which league …?" → "Major League Soccer"), or an option of a choice; a
-    question of no answer type ("What encouraged trade?") has only a guess, left to the answer
-    text (such guesses held the gold for 0 of 20 pgdocs questions, 7 % on HotpotQA)."""
-    from core.text import term_set
-    from deciders.answer_types import UNTYPED, expected_type, head_noun, options
-
-    short, question = result.get("short_answer"), result.get("standalone_question") or result.get("question", "")
-    if not short or expected_type(question) not in UNTYPED:
-        return short
-    noun = head_noun(question)
-    return short if (noun and noun in term_set(short)) or short in options(question) else None
-
-
 def doubt(result: dict) -> str:
     """What follows the printed short answer when its confidence is below the level to trust
     (:func:`deciders.reader.trust_level`): " (unsure: confidence 0.40, below 0.85)", or without the level
@@ -139,14 +124,14 @@ def doubt(result: dict) -> str:
 
 
 def answer_line(result: dict) -> str | None:
-    """The line printed before an answer's text: "Answer: " and its short answer (:func:`headline`)
-    with any :func:`doubt`; for a cited answer without one, that its passages are the answer, so a
+    """The line printed before an answer's text: "Answer: " and its short answer with any
+    :func:`doubt`; for a cited answer without one, that its passages are the answer, so a
     quoted sentence is not taken for a checked value ("Answer: in the passages below (unsure: …)");
     for an abstention, that the documents were not found to say it and how sure that is (:func:`verdict`:
     "the documents may still say it: check the closest passages"); ``None`` for a reply that cites nothing."""
     if result.get("abstained") and result.get("confidence") is not None:
         return f"Answer: not found in the documents ({verdict(result)})"
-    if short := headline(result):
+    if short := result.get("short_answer"):
         return f"Answer: {short}{doubt(result)}"
     if result.get("abstained") or not result.get("citations"):
         return None

@@ -468,12 +468,3 @@ def test_the_demo_ingests_the_python_manual_and_answers_offline(cli):
     fifa = out.split("Q: Who won the 2018 FIFA World Cup?")[1]
     assert "The documents do not contain" in fifa and "stop: not_in_collection" in fifa
     assert 'agentic-rag ask "How do I read a file with pathlib?" --collection pydocs' in out
-
-
-def test_only_a_typed_or_named_short_answer_is_printed_first():
-    from agentic_rag.output import headline
-
-    assert headline({"question": "What is the default of work_mem?", "short_answer": "4MB"}) == "4MB"
-    assert headline({"question": "Which league does he play in?", "short_answer": "Major League Soccer"})
-    assert headline({"question": "Which is older, Rush or Yes?", "short_answer": "Yes"}) == "Yes"
-    assert headline({"question": "What encouraged cultural exchange?", "short_answer": "Asia"}) is None  # a guess
