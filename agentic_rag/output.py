@@ -239,14 +239,16 @@ def print_interrupt(resume: str, payload: dict) -> None:
 
 def print_ingest(report: IngestReport, collection: str, total: int | None, verbose: bool = False) -> None:
     """The ingest summary line (``total``: the collection's chunks, ``None`` when it was
-    discarded), then on stderr the skipped files counted by reason and the copies of pages
-    skipped (:func:`copies_line`), and with ``verbose`` every skipped, empty and copied file by name."""
+    discarded), then on stderr the skipped files counted by reason, the copies of pages skipped
+    (:func:`copies_line`) and the one-page editions skipped, and with ``verbose`` every skipped,
+    empty and copied file by name."""
     unread = len(report.skipped) + len(report.empty)
-    seen = report.files + unread + len(report.copies)
+    seen = report.files + unread + len(report.copies) + len(report.editions)
     typer.echo(
         f"{seen} file{'' if seen == 1 else 's'}: {report.files - report.unchanged} ingested, "
         + f"{report.unchanged} unchanged"
         + (f", {len(report.copies)} cop{'y' if len(report.copies) == 1 else 'ies'} skipped" if report.copies else "")
+        + (f", {len(report.editions)} one-page edition(s) skipped" if report.editions else "")
         + (f", {unread} skipped" if unread else "")
         + f"; {report.added} chunks added, {report.removed} removed"
         + (f", {report.repaired} files repaired (their chunks were missing)" if report.repaired else "")
@@ -268,6 +270,9 @@ def print_ingest(report: IngestReport, collection: str, total: int | None, verbo
         )
     if report.copies:
         typer.echo(copies_line(report.copies, verbose), err=True)
+    if report.editions:
+        named = ", ".join(f"{os.path.basename(path)} (repeats {parts} pages)" for path, parts in report.editions)
+        typer.echo(f"kept each page once: skipped one-page editions of other pages: {named}", err=True)
     if verbose:
         for path in report.empty:
             typer.echo(f"skipped {path}: empty", err=True)

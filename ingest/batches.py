@@ -28,8 +28,9 @@ class IngestReport:
     ``excluded_files`` those removed because their file, still there, is now left out (an
     ``--exclude`` or ``.ragignore`` pattern, or a hidden path); ``skipped`` lists (path, reason)
     for unreadable files, ``empty`` the empty ones, ``copies`` (path, path of the file kept) the
-    files skipped as a copy of another file's page (:mod:`ingest.copies`), counted apart from
-    ``files``.
+    files skipped as a copy of another file's page (:mod:`ingest.copies`) and ``editions`` (path,
+    number of pages it repeats) those skipped as a one-page edition of other pages (mdBook's
+    ``print.html``), both counted apart from ``files``.
     """
 
     files: int = 0
@@ -42,6 +43,7 @@ class IngestReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)
     copies: list[tuple[str, str]] = field(default_factory=list)
+    editions: list[tuple[str, int]] = field(default_factory=list)
     graph: GraphUpdate | None = None
     """What the mention-graph update after the writes did."""
     interrupted: bool = False

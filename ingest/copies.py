@@ -25,12 +25,20 @@ manual's 1,167 pages (7.0 M characters) took 2.8 s with it (256 permutations), 1
 numpy MinHash over a 1-in-4 sample of the grams, and takes 0.25 s so, on one core, at the same
 error (standard deviation 0.018 to the exact Jaccard over 1,176 measured pairs).
 
+A page that repeats other pages of its own format — mdBook's ``print.html``, a Sphinx
+``singlehtml`` page, a manual's one-page edition — is skipped too: its chunks' texts are
+fingerprinted, pages are read smallest first within a format, and a page at least
+:data:`AGGREGATE_SHARE` of whose passages are passages of at least two pages kept before it is
+one copy of them all (:meth:`CopyFinder.repeated_pages`). Its parts are always smaller than it,
+so they are read first whatever the file names.
+
 A page's sketch is kept with its file's content hash (:class:`ingest.ledger.SketchLedger`), so a
 file that did not change is compared without being read again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections import defaultdict
@@ -91,7 +99,19 @@ metadata holds one. Then Markdown and reStructuredText sources: headings the spl
 but markup (directives, roles, link targets) read as words. Then plain text (Sphinx's
 ``_sources/*.rst.txt``), then question-answering JSONL pools."""
 
-SKETCH_VERSION = f"bytes{GRAM_BYTES}-oph{BINS}-rotation-v1"
+AGGREGATE_SHARE = 0.5
+"""Least share of a page's own passages (:data:`PASSAGE_BYTES`, not boilerplate) that must be
+other kept pages' passages for the page to be a copy of them (:meth:`CopyFinder.repeated_pages`).
+Measured on the Rust book (Debian's ``rust-doc``): 1,566 of the 1,741 chunks of ``print.html``
+are word for word a chunk of a chapter page, 0.90; a page holding the same boilerplate as others
+(a licence line, a navigation chunk) repeats far less of itself, and never passages of two pages
+(Django's release notes of two branches, 0.98 alike, repeat one page each)."""
+
+PASSAGE_BYTES = 64
+"""Least length, in :func:`squeezed` bytes, of a chunk fingerprinted as a passage: shorter ones
+("Note", a heading alone) are said by many pages."""
+
+SKETCH_VERSION = f"bytes{GRAM_BYTES}-oph{BINS}-rotation-passages{PASSAGE_BYTES}-v2"
 """Stored beside each signature: signatures made another way are made again."""
 
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
@@ -108,10 +128,15 @@ def format_tier(path: Path | str) -> int:
     return next((tier for tier, suffixes in enumerate(FORMAT_TIERS) if suffix in suffixes), len(FORMAT_TIERS))
 
 
-def reading_order(path: Path) -> tuple[int, str]:
-    """Sort key that reads the richest formats first, then by path: a page's richer file is
-    decided (and kept) before its copies are compared with it."""
-    return format_tier(path), str(path)
+def reading_order(path: Path) -> tuple[int, int, str]:
+    """Sort key that reads the richest formats first, then the smallest files, then by path: a
+    page's richer file is decided (and kept) before its copies are compared with it, and the pages
+    a one-page edition repeats before it."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0
+    return format_tier(path), size, str(path)
 
 
 def squeezed(text: str) -> bytes:
@@ -183,21 +208,32 @@ def one_permutation_sketch(blocks: Iterable[np.ndarray]) -> np.ndarray:
 
 
 def page_sketch(chunks: Iterable[Document]) -> bytes | None:
-    """The sketch (:func:`one_permutation_sketch`) of the page whose chunks these are: the byte
-    grams of their texts joined (an overlap between chunks repeats grams the set already holds).
+    """The sketch of the page whose chunks these are: the :func:`one_permutation_sketch` of the
+    byte grams of their texts joined (an overlap between chunks repeats grams the set already
+    holds), then the fingerprints of its passages (:func:`passages`).
 
     Returns:
-        :data:`BINS` little-endian uint32 values as bytes, or ``None`` for a page with no letter
-        or digit: never a copy, never copied.
+        :data:`BINS` little-endian uint32 values then the passages' uint64 values, as bytes, or
+        ``None`` for a page with no letter or digit: never a copy, never copied.
     """
-    raw = squeezed("\n".join(chunk.page_content for chunk in chunks))
-    return one_permutation_sketch(_hash_blocks(raw)).astype("<u4").tobytes() if raw else None
+    texts = [squeezed(chunk.page_content) for chunk in chunks]
+    raw = b"".join(texts)
+    if not raw:
+        return None
+    prints = {hashlib.blake2b(text, digest_size=8).digest() for text in texts if len(text) >= PASSAGE_BYTES}
+    return one_permutation_sketch(_hash_blocks(raw)).astype("<u4").tobytes() + b"".join(sorted(prints))
+
+
+def passages(sketch: bytes) -> np.ndarray:
+    """The uint64 fingerprints (BLAKE2b) of a :func:`page_sketch`'s passages: its chunks of at
+    least :data:`PASSAGE_BYTES` squeezed bytes."""
+    return np.frombuffer(sketch, dtype="<u8", offset=BINS * 4)
 
 
 def resemblance(first: bytes, second: bytes) -> float:
     """The estimated Jaccard similarity of two pages: the share of their :func:`page_sketch`
-    values that are equal."""
-    return float(np.mean(np.frombuffer(first, dtype="<u4") == np.frombuffer(second, dtype="<u4")))
+    MinHash values that are equal."""
+    return float(np.mean(np.frombuffer(first, "<u4", BINS) == np.frombuffer(second, "<u4", BINS)))
 
 
 class CopyFinder:
@@ -212,6 +248,19 @@ class CopyFinder:
         # pages of one template share bands, and scanning them all was quadratic in the pages)
         self._buckets: dict[int, dict[tuple[int, bytes], list[int]]] = defaultdict(lambda: defaultdict(list))
         self._kept: list[tuple[str, bytes]] = []  # key and sketch, in reading order
+        self._passages: dict[int, str | None] = {}  # a kept page's passage → that page; None: several pages'
+
+    def repeated_pages(self, sketch: bytes | None) -> list[str]:
+        """The kept pages a page repeats, when it is a one-page edition of them: at least
+        :data:`AGGREGATE_SHARE` of its passages that are not boilerplate (said by several kept
+        pages) are passages of kept pages, of at least two; else ``[]``."""
+        if sketch is None:
+            return []
+        owners = [self._passages.get(int(value), "") for value in passages(sketch)]
+        own = [owner for owner in owners if owner is not None]  # boilerplate counts for no page
+        repeated = [owner for owner in own if owner]
+        pages = list(dict.fromkeys(repeated))
+        return pages if len(pages) >= 2 and len(repeated) >= AGGREGATE_SHARE * len(own) else []
 
     def copy_of(self, key: str, tier: int, sketch: bytes | None) -> tuple[str, float] | None:
         """Decide one page.
@@ -241,4 +290,6 @@ class CopyFinder:
             for band in bands:
                 self._buckets[tier][band].append(len(self._kept))
             self._kept.append((key, sketch))
+            for value in passages(sketch):
+                self._passages[int(value)] = key if self._passages.get(int(value), key) == key else None
         return best

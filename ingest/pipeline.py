@@ -198,7 +198,8 @@ def read_pages(
     """Queue the files to write, one file per page: the files are read in
     :func:`ingest.copies.reading_order` (richest format first), and a file holding the same page
     as a file of another format kept before it (:class:`ingest.copies.CopyFinder`) is listed in
-    ``report.copies`` instead; one stored before (its page was its own then) loses its chunks once
+    ``report.copies`` instead, and one repeating several pages kept before it (a one-page edition)
+    in ``report.editions``; one stored before (its page was its own then) loses its chunks once
     the file kept is written. Only the files without a sketch of their current content are parsed
     first (in worker processes); a file known by its sketch is parsed only when it is kept and
     not stored yet (a copy whose page left the folder). Unreadable and empty files are reported.
@@ -229,7 +230,11 @@ def read_pages(
             sketch = sketches[key] if source is None else source.sketch
             if source is not None and sketch is not None:
                 made[key] = (digest, sketch)
-            if copy := finder.copy_of(key, format_tier(path), sketch):
+            if parts := finder.repeated_pages(sketch):  # a one-page edition of pages kept before it
+                report.editions.append((str(path), len(parts)))
+                if status != "write" or store.catalog.source_hash(key) is not None:
+                    demoted.append((key, parts[0]))
+            elif copy := finder.copy_of(key, format_tier(path), sketch):
                 report.copies.append((str(path), copy[0]))
                 if status != "write" or store.catalog.source_hash(key) is not None:
                     demoted.append((key, copy[0]))

@@ -122,3 +122,36 @@ def test_a_sphinx_page_and_its_source_are_one_page_two_pages_of_one_template_are
     assert decided["_sources/quickstart.rst.txt"][0] == "quickstart.html"
     assert decided["_sources/deploying/gevent.rst.txt"][0] == "deploying/gevent.html"
     assert decided["deploying/eventlet.html"] is None and decided["quickstart.html"] is None
+
+
+def chapter(n: int) -> list[str]:
+    """Three paragraphs of about 900 characters: each its own chunk, in the chapter's page and in a
+    one-page edition alike."""
+    return [
+        f"Chapter {n}, part {i}: the kea of valley {n * 10 + i} feeds on roots, leaves and berries, and nests in "
+        f"burrow number {n * 100 + i} among the roots of old beech trees. " * 6
+        for i in range(3)
+    ]
+
+
+def test_a_one_page_edition_of_the_other_pages_is_skipped_and_reported(make_app, tmp_path, capsys, monkeypatch):
+    """mdBook's ``print.html`` holds every chapter again: skipped, though its name sorts first."""
+    root = tmp_path / "book"
+    root.mkdir()
+    chapters = {f"chapter{n}.html": (f"Chapter {n}", chapter(n)) for n in (1, 2, 3)}
+    for name, (title, paragraphs) in chapters.items():
+        (root / name).write_text(html(title, paragraphs))
+    body = "".join(f"<h1>{t}</h1>" + "".join(f"<p>{p}</p>" for p in ps) for t, ps in chapters.values())
+    (root / "all.html").write_text(f"<html><head><title>The book</title></head><body><main>{body}</main></body></html>")
+    app = make_app()
+    report = app.ingest([root.resolve()])
+    assert report.editions == [(str(root.resolve() / "all.html"), 3)] and report.files == 3
+    assert sources(app) == sorted(chapters) and app.services.store.count() == 9
+    print_ingest(report, "book", app.services.store.count())
+    out = capsys.readouterr()
+    assert "4 files: 3 ingested, 0 unchanged, 1 one-page edition(s) skipped;" in out.out
+    assert "skipped one-page editions of other pages: all.html (repeats 3 pages)" in out.err
+    parsed = []
+    monkeypatch.setattr(parallel, "load_file", lambda path, *args: parsed.append(path.name) or load_file(path, *args))
+    again = app.ingest([root.resolve()])
+    assert parsed == [] and again.editions == report.editions and (again.added, again.removed) == (0, 0)
