@@ -269,9 +269,10 @@ def normalise_query(query: str) -> str:
 
 
 def tidy_span(span: str) -> str:
-    """``span`` without edge punctuation, its parentheses and double quotes balanced ("four megabytes (4MB"
-    → "four megabytes (4MB)", "(4MB)" → "4MB"), a phrase said twice in a row once (a heading run
-    into its first sentence: "DROP DATABASE DROP DATABASE" → "DROP DATABASE")."""
+    """``span`` without edge punctuation (a sentence's full stop too: "of 0." → "0", not "U.S."'s), its
+    parentheses and double quotes balanced ("four megabytes (4MB" → "four megabytes (4MB)", "(4MB)" →
+    "4MB"), a phrase said twice in a row once (a heading run into its first sentence: "DROP DATABASE
+    DROP DATABASE" → "DROP DATABASE")."""
     words = span.split()
     if len(words) % 2 == 0 and words and words[: len(words) // 2] == words[len(words) // 2 :]:
         span = " ".join(words[: len(words) // 2])
@@ -281,6 +282,8 @@ def tidy_span(span: str) -> str:
     if span.startswith("(") and span.endswith(")"):
         span = span[1:-1]
     span = span.strip(" ,:;")
+    if re.search(r"(?:^|\s)[^\s.]+\.$", span):  # the sentence's full stop ("of 0."), not an abbreviation's ("U.S.")
+        span = span[:-1]
     if span.count("(") > span.count(")"):
         span += ")"
     elif span.count(")") > span.count("("):

@@ -5,7 +5,18 @@ from __future__ import annotations
 import bm25s
 
 from core.spelling import coined_words, near_words, spellings, unknown_words
-from core.text import STOPWORDS, _stemmer, api_entry_name, identifiers, is_heading, lemma, names, sentences, terms
+from core.text import (
+    STOPWORDS,
+    _stemmer,
+    api_entry_name,
+    identifiers,
+    is_heading,
+    lemma,
+    names,
+    sentences,
+    terms,
+    tidy_span,
+)
 from core.wording import asked
 
 
@@ -187,3 +198,8 @@ def test_multiword_names_are_runs_of_capitalised_words_not_keywords_nor_a_senten
     assert multiword_names("Is Read Committed the default?") == ["Read Committed"]
     assert multiword_names("What took Sky UK Limited's spot?") == ["Sky UK Limited"]
     assert multiword_names("Which film did Shirley Temple star in?") == ["Shirley Temple"]
+
+
+def test_a_span_loses_the_sentences_full_stop_but_not_an_abbreviations():
+    assert tidy_span("0.") == "0" and tidy_span("the default.") == "the default"
+    assert tidy_span("U.S.") == "U.S." and tidy_span("Python 3.11.") == "Python 3.11."
