@@ -170,7 +170,7 @@ def print_result(
     if as_json:
         keys = (
             "thread_id", "status", "question", "standalone_question", "short_answer", "answer", "abstained",
-            "citations", "stop_reason", "confidence", "raw_confidence", "unsupported_claims", "conflicts", "complexity",
+            "citations", "stop_reason", "confidence", "unsupported_claims", "conflicts", "complexity",
             "route_reason", "hops", "retries", "route", "trace", "notes", "reviewed", "interrupt",
         )  # fmt: skip
         fields = {k: result.get(k) for k in keys}

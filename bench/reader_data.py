@@ -3,7 +3,7 @@ handed to the generator (kept evidence, else the last hop's chunks) and the ques
 weights, saved as JSONL so features can be recomputed without searching again.
 
 Besides the manuals, the Wikipedia sets of ``../shared/data`` (:data:`POOLED`: 2WikiMultihopQA,
-MuSiQue and the fitted half of the SQuAD 2.0 sample, :func:`evaluation.calibrate.fitted_half`)
+MuSiQue and the fitted half of the SQuAD 2.0 sample, :func:`evaluation.datasets.fitted_half`)
 are collected over their pooled paragraphs, each its own fold. HotpotQA and SQuAD's other half
 are never collected: they are the held-out check of the shipped reader.
 
@@ -26,8 +26,7 @@ import sys
 import uuid
 from pathlib import Path
 
-from evaluation.calibrate import fitted_half
-from evaluation.datasets import QAItem, load_dataset
+from evaluation.datasets import QAItem, fitted_half, load_dataset
 from evaluation.docsets import SHARED, DocSet, available
 from evaluation.pgdocs import corpus_collection
 from graph.context import RunContext

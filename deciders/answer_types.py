@@ -179,21 +179,6 @@ def expected_type(question: str) -> AnswerType:
     return "other"
 
 
-_FAMILY: dict[str, str] = {
-    "default": "value", "quantity": "value", "number": "value", "yes_no": "yes_no",
-    "person": "name", "place": "name", "organisation": "name", "date": "name", "command": "name", "nationality": "name",
-}  # fmt: skip
-
-
-def confidence_group(question: str, abstained: bool) -> str:
-    """The calibration group of a response (:mod:`core.calibration`): ``abstention``, or the
-    family of the type ``question`` asks for — ``value`` (default, quantity, number), ``yes_no``,
-    ``name`` (person, place, organisation, date, command) or ``other`` (other, definition).
-    Answers of these families are right at different rates for the same support (agentic dev
-    runs: values 0.79, yes/no 0.79, names 0.32, other 0.52), so each has its own map."""
-    return "abstention" if abstained else _FAMILY.get(expected_type(question), "other")
-
-
 def default_measure(question: str) -> Measure | None:
     """What a default asked for must be: ``quantity`` ("how much time passes … by default?"),
     ``number`` ("what port … if I never touch the config?"), ``name`` ("what kind of index …?",

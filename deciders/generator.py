@@ -53,7 +53,7 @@ class Answer:
     support: float | None = None
     """The reader's calibrated probability (0–1) that the answer sentence holds the answer (for an
     abstention, that the closest sentence would have; 0 when the question names something no
-    document contains); ``None`` when the generator cannot say (an LLM answer)."""
+    document contains); an LLM answer has its extractive answer's; ``None`` for a direct reply."""
 
 
 @dataclass(frozen=True)

@@ -123,7 +123,9 @@ class LLMGenerator(LLMDecider):
     short answer that disagrees with an extractive answer whose support is at least
     ``tuning.extractive_over_model``, and so does the regeneration of a draft the grounding
     check rejected (``request.avoid``): quoted evidence sentences instead of a second model call,
-    which on HotpotQA repeated unsupported claims in 23 of 29 regenerations.
+    which on HotpotQA repeated unsupported claims in 23 of 29 regenerations. The answer's
+    ``support`` is the extractive answer's, so its confidence is the learned reader's calibrated
+    probability, as in model-free mode: one confidence whichever generator writes the answer.
 
     Args:
         model: the chat model.
@@ -187,7 +189,7 @@ class LLMGenerator(LLMDecider):
             bare = text.strip(" .`'\"").lower()
             failure = failure or ("empty reply" if not bare or bare in NO_SHORT_ANSWER else None)
         named = bool(short) and short.lower() not in NO_SHORT_ANSWER  # a short answer exists in answer mode only
-        extractive = self._fallback.generate(request) if failure or named else None
+        extractive = self._fallback.generate(request)  # its reader's probability is the answer's confidence too
         failure = failure or (self._doubt(short, request, extractive) if named else None)
         if failure:
             extractive.note = f"{failure}; extractive answer instead"
@@ -207,4 +209,4 @@ class LLMGenerator(LLMDecider):
         numbers = [int(n) for n in MARKS.findall(text)]
         cited = [(n, evidence[n - 1]["chunk_id"]) for n in dict.fromkeys(numbers)]
         short = None if abstained or request.mode != "answer" else short
-        return Answer(text, cited, self.name, short_answer=short, abstained=abstained)
+        return Answer(text, cited, self.name, short_answer=short, abstained=abstained, support=extractive.support)

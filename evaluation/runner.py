@@ -267,7 +267,6 @@ class EvalRun:
             "abstained": abstained(result) if flagged else (plan == "caveat" or abstained(result)),
             "thread_id": result["thread_id"],
             "confidence": result.get("confidence"),
-            "raw_confidence": result.get("raw_confidence"),
             "latency_ms": latency,
         }
 
@@ -306,7 +305,6 @@ class EvalRun:
             "output_tokens": output_tokens,
             "thread_id": run["thread_id"],
             "confidence": run["confidence"],
-            "raw_confidence": run.get("raw_confidence"),
         }
 
     def run(self, progress: bool = True) -> tuple[list[dict], bool]:

@@ -237,13 +237,13 @@ def generation_plan(state: AgentState, tuning: Tuning = TUNING) -> tuple[str, li
 def answer_confidence(state: AgentState, cited: list, checked: int, unsupported: int, tuning: Tuning = TUNING) -> float:
     """Confidence that the response is right, 0–1.
 
-    With a generator that states its ``support`` — the model-free one: the learned reader's
-    calibrated probability that its answer sentence is right (:mod:`deciders.reader`) — an
-    answer's confidence is that probability times the share of checked claims the evidence
-    supports, and an abstention's is one minus it (how sure the documents do not say it).
-    Without one (an LLM answer), the raw confidence before :func:`core.calibration.calibrate`:
-    the stop reason's ceiling (``tuning.confidence_*``) times the mean grader relevance of the
-    cited chunks times that share; an abstention, ``confidence_sufficient``.
+    With the answer's ``support`` — the learned reader's calibrated probability that its answer
+    sentence is right (:mod:`deciders.reader`), which both generators state — an answer's
+    confidence is that probability times the share of checked claims the evidence supports, and
+    an abstention's is one minus it (how sure the documents do not say it). Without one (an
+    answer given part by part), the stop reason's ceiling (``tuning.confidence_*``) times the
+    mean grader relevance of the cited chunks times that share; an abstention,
+    ``confidence_sufficient``.
 
     Args:
         state: the graph state after generation (``stop_reason``, ``abstained``, ``support``).

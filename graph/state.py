@@ -128,7 +128,6 @@ class OutputState(TypedDict, total=False):
     abstained: bool
     support: float | None
     confidence: float | None
-    raw_confidence: float | None
     unsupported_claims: list[str]
     conflicts: list[dict]
 
@@ -192,8 +191,6 @@ class AgentState(TypedDict, total=False):
     confidence: float | None
     """Confidence that the answer (or the abstention) is right, 0–1, calibrated (see
     :func:`graph.policy.answer_confidence`); ``None`` for a direct reply."""
-    raw_confidence: float | None
-    """The confidence before calibration (what ``core/calibration.json`` was fitted on)."""
     trace: Annotated[list[HopTrace], merge_trace]
     notes: Annotated[list[str], operator.add]
     """Decider fallbacks and other events worth a look (``node: what happened``)."""
@@ -257,7 +254,6 @@ def fresh_turn(question: str) -> dict:
         "grounding": {},
         "unsupported_claims": [],
         "confidence": None,
-        "raw_confidence": None,
         "trace": [],
         "notes": [],
         "elapsed_ms": 0.0,

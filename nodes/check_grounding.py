@@ -4,8 +4,6 @@ the unsupported claims listed — never silently."""
 
 from __future__ import annotations
 
-from core.calibration import calibrate
-from deciders.answer_types import confidence_group
 from graph.context import RunContext
 from graph.policy import answer_confidence, generation_plan, reviews_answer
 from graph.services import GraphServices
@@ -47,16 +45,10 @@ def make_node(services: GraphServices):
                 notes.append(
                     f"check_grounding: still unsupported after regenerating: {unsupported}; confidence lowered"
                 )
-        raw = answer_confidence(state, cited, checked, len(unsupported), services.tuning)
-        abstained = bool(state.get("abstained"))
         update.update(
             grounding={"status": status, "checked": checked, "decider": grounding.decider if grounding else ""},
             unsupported_claims=unsupported,
-            raw_confidence=raw,
-            # a generator's own support is already a calibrated probability (deciders.reader)
-            confidence=raw
-            if state.get("support") is not None
-            else calibrate(raw, confidence_group(state.get("standalone_question") or state["question"], abstained)),
+            confidence=answer_confidence(state, cited, checked, len(unsupported), services.tuning),
             notes=notes,
         )
         return update

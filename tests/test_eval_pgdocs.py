@@ -1,12 +1,11 @@
 """The pgdocs-qa benchmark and the calibration figures: format detection, the metrics on
-hand-made results, the calibration script, and an eval over a few real pages of the PostgreSQL
+hand-made results, and an eval over a few real pages of the PostgreSQL
 manual on the session's embedded PostgreSQL."""
 
 from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -144,58 +143,6 @@ def test_calibration_figures_on_hand_made_records():
     assert abstention["abstention_recall"] == round(1 / 3, 4)
     assert abstention["false_abstention_rate"] == 0.25
     assert "abstention_recall" not in abstention_figures(records[:4])  # no unanswerable question
-
-
-def test_calibrate_script_writes_monotone_breakpoints(tmp_path):
-    rng = random.Random(7)
-    lines = []
-    for n in range(300):
-        confidence = rng.random()
-        value = n % 2 == 0  # a default asked for is right more often than a name at the same confidence
-        correct = rng.random() < ((0.35 if value else 0.0) + 0.6 * confidence if n % 7 else 1 - confidence)
-        question = "What is the default of work_mem?" if value else "Who directed Jaws?"
-        record = {"id": f"q{n}", "mode": "agentic", "confidence": round(confidence, 3), "correct": correct}
-        record |= {"question": question, "abstained": False}
-        lines.append(json.dumps(record))
-        lines.append(json.dumps({**record, "mode": "standard", "confidence": None}))  # left out: no confidence
-    lines.append(json.dumps({"id": "old", "mode": "agentic", "confidence": 0.5}))  # left out: no correct flag
-    path = tmp_path / "questions.jsonl"
-    path.write_text("\n".join(lines) + "\n")
-    out = tmp_path / "calibration.json"
-    command = [sys.executable, "-m", "evaluation.calibrate", str(path), "--out", str(out), "--trust", "0.7"]
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    result = json.loads(out.read_text())
-    x, y = result["x"], result["y"]
-    assert len(x) == len(y) >= 2
-    assert all(a < b for a, b in zip(x, x[1:], strict=False))
-    assert all(a <= b for a, b in zip(y, y[1:], strict=False)) and 0 <= y[0] and y[-1] <= 1
-    fit, held_out = result["halves"]["fit"], result["halves"]["held_out"]
-    assert fit["questions"] + held_out["questions"] == 300 and min(fit["questions"], held_out["questions"]) > 100
-    assert 0.5 < held_out["raw"]["auroc"] <= 1 and result["modes"] == ["agentic"] and result["trust"] == TRUST
-    assert "held_out" in proc.stdout
-    assert set(result["groups"]) == {"value", "name"}  # one map per answer group with enough records
-    for group in result["groups"].values():
-        assert all(a <= b for a, b in zip(group["y"], group["y"][1:], strict=False)) and group["n"] > 60
-    assert result["groups"]["value"]["y"][-1] > result["groups"]["name"]["y"][-1]
-
-    (tmp_path / "empty.jsonl").write_text(json.dumps({"id": "a", "mode": "standard", "confidence": None}) + "\n")
-    proc = subprocess.run([sys.executable, "-m", "evaluation.calibrate", str(tmp_path / "empty.jsonl")],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
-    assert proc.returncode == 2 and "need at least 2" in proc.stderr
-
-    # a group's map kept from a base file, as it is: the other groups are fitted
-    base = tmp_path / "base.json"
-    base.write_text(json.dumps({"groups": {"name": {"x": [0.0, 1.0], "y": [0.0, 0.5], "n": 9}}}))
-    kept = tmp_path / "kept.json"
-    command = [sys.executable, "-m", "evaluation.calibrate", str(path), "--out", str(kept), "--keep", "name"]
-    proc = subprocess.run([*command, "--base", str(base)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    groups = json.loads(kept.read_text())["groups"]
-    assert groups["name"] == {"x": [0.0, 1.0], "y": [0.0, 0.5], "n": 9, "kept": True}
-    assert groups["value"]["y"] == result["groups"]["value"]["y"]  # fitted as before
-    proc = subprocess.run([*command[:-1], "value", "--base", str(base)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 2 and "has no map of value to keep" in proc.stderr
 
 
 def test_corpus_collection_is_a_valid_name_per_folder(tmp_path):

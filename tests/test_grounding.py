@@ -67,9 +67,8 @@ def test_a_model_free_confidence_is_the_readers_calibrated_probability(hotpot_ap
     )
     assert answered["stop_reason"] == "sufficient_evidence" and answered["unsupported_claims"] == []
     assert not answered["abstained"] and "Major League Soccer" in answered["answer"]
-    # the reader's support is already a calibrated probability: no second calibration map
-    for result in (answered, unanswerable):
-        assert 0 <= result["raw_confidence"] <= 1 and result["confidence"] == result["raw_confidence"]
+    # the reader's calibrated probability is the confidence
+    assert all(0 <= result["confidence"] <= 1 for result in (answered, unanswerable))
     assert unanswerable["abstained"] or unanswerable["confidence"] < trust_level()  # never trusted
     if unanswerable["abstained"]:  # an abstention claims nothing: no grounding check, no regeneration
         assert not any(n.startswith("check_grounding") for n in unanswerable["notes"])
