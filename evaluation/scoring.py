@@ -51,12 +51,13 @@ def answer_fields(item: QAItem, run: dict, pgdocs: bool) -> dict:
         fields["page_cited"] = bool(gold & set(cited_pages)) if item.answerable else None
         fields["all_pages_cited"] = gold <= set(cited_pages) if item.answerable and len(gold) > 1 else None
         headline = (run.get("short_answer") or "").strip().lower()
-        if [a.lower() for a in item.answers] in (["yes"], ["no"]):
-            fields["right"] = headline == item.answers[0].lower()
+        if not item.answerable:
+            fields["right"] = None
+        elif [a.lower() for a in item.answers] in (["yes"], ["no"]):
+            fields["right"] = headline == item.answers[0].lower() and not run["abstained"]
         else:
-            fields["right"] = (
-                alias_token(f"{headline} {first_cited(run['answer'])}", item.answers) if item.answerable else None
-            )
+            said = alias_token(f"{headline} {first_cited(run['answer'])}", item.answers)
+            fields["right"] = said and not run["abstained"]  # a declined answer is never right
         answered_right = bool(fields["right"])
     else:
         answered_right = bool(fields["contains"])

@@ -90,7 +90,7 @@ def test_answer_fields_on_hand_made_results():
     wrong_page = answer_fields(fact, _run("5432 [1]", ["/d/html/runtime-config-resource.html#0"]), True)
     assert wrong_page["alias"] and not wrong_page["page_cited"] and wrong_page["correct"]  # right answer, wrong page
     refused = answer_fields(fact, _run(f"{NO_ANSWER} contain … 5432", [], abstain=True), True)
-    assert refused["alias"] and not refused["correct"]  # an abstention is never a right answer
+    assert refused["alias"] and not refused["right"] and not refused["correct"]  # an abstention is never right
 
     multihop = _item("multihop", ["ACCESS EXCLUSIVE"], ["app-clusterdb.html", "sql-cluster.html"])
     one = answer_fields(multihop, _run("an access exclusive lock [1]", ["/h/sql-cluster.html#4"]), True)
