@@ -196,16 +196,23 @@ def calibrate(pairs: list[tuple[float, bool]]) -> tuple[list[float], list[float]
 
 def thresholds(scored: list[tuple[float, bool, bool, bool, str]]) -> tuple[float, float]:
     """(decline_below, trust_from) from (calibrated confidence, right, answerable, absent, set)
-    records: the decline threshold under which the most questions come out right (answerable:
-    right and not declined; unanswerable: declined), each set weighing the same, and the lowest
-    trust threshold whose precision is at least :data:`TRUST_PRECISION` (1.01 when none is)."""
+    records: the lowest decline threshold whose share of questions coming out right (answerable:
+    right and not declined; unanswerable: declined; each set weighing the same) is within one
+    standard error of the best threshold's — the one-standard-error rule (Breiman et al. 1984,
+    *Classification and Regression Trees*): where the figure is flat, decline less, so a refit on
+    slightly other data does not move the level far — and the lowest trust threshold whose
+    precision is at least :data:`TRUST_PRECISION` (1.01 when none is)."""
     grid = sorted({c for c, *_ in scored} | {0.0})
     per_set = Counter(s for *_, s in scored)
 
     def correct(t: float) -> float:
         return sum(((r and c >= t and not a) if ans else (c < t or a)) / per_set[s] for c, r, ans, a, s in scored)
 
-    decline = max(grid, key=lambda t: (correct(t), -t))
+    best = max(grid, key=lambda t: (correct(t), -t))
+    shares = {s: sum(((r and c >= best and not a) if ans else (c < best or a)) for c, r, ans, a, x in scored if x == s)
+              / n for s, n in per_set.items()}  # fmt: skip
+    error = math.sqrt(sum(p * (1 - p) / per_set[s] for s, p in shares.items()))  # of the sum over sets
+    decline = min(t for t in grid if correct(t) >= correct(best) - error)
     trust = 1.01
     for t in grid:
         shown = [r for c, r, ans, a, _ in scored if c >= t and c >= decline and not a]
