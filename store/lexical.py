@@ -1,14 +1,16 @@
 """The BM25 index of a collection, in PostgreSQL beside its chunk table.
 
-Four tables: ``<table>_terms`` (the postings: term, chunk id, term frequency, chunk length and the
-posting's BM25 impact), ``<table>_doclen`` (chunk id, length), ``<table>_df`` (term, document
+Four tables: ``<table>_terms`` (the postings: term, chunk number, term frequency, chunk length and
+the posting's BM25 impact), ``<table>_doclen`` (chunk number, length), ``<table>_df`` (term, document
 frequency) and ``<table>_bm25`` (one row: chunk count, total length). Statement-level triggers on
 the chunk table maintain them set by set — one ``INSERT … SELECT`` over the statement's
 transition table tokenises a whole batch — in the same transaction as every insert, update,
 delete and truncate, whichever process or client wrote the rows. Writers of one collection are
 serialised on the statistics row (taken first, so concurrent writers queue instead of
 deadlocking). Terms come from PostgreSQL's ``to_tsvector('english', …)`` (stop words removed,
-Snowball-stemmed), for chunks and queries alike.
+Snowball-stemmed), for chunks and queries alike. A posting names its chunk by the chunk table's
+integer ``n`` (:data:`CHUNK_NUMBER`), not by its 32-character id: on the PostgreSQL manual's 7,493
+chunks the id made 33 of a heap posting's ~84 bytes and of an index entry's ~68, stored twice.
 
 Scoring is BM25 (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and
 Beyond") with Lucene's idf, in SQL, from the maintained statistics (never recounted per query).
@@ -34,6 +36,10 @@ DOTTED = re.compile(r"\b[^\W\d]\w*(?:\.[^\W\d]\w*)+\b")
 as one lexeme, so a query naming it would miss a chunk that spells its last part alone."""
 
 
+CHUNK_NUMBER = "n INT GENERATED ALWAYS AS IDENTITY"
+"""The chunk table's integer key column that postings name (added to a collection made before it)."""
+
+
 def lucene_idf(n: int, df: int) -> float:
     """Lucene's idf, ``ln(1 + (N − df + 0.5) / (df + 0.5))``, of a word ``df`` of ``n`` chunks hold."""
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
@@ -46,31 +52,31 @@ def with_parts(query: str) -> str:
 
 
 def _index_rows(t: str, rows: str) -> str:
-    """SQL adding the postings of the chunk rows ``rows`` (a relation with chunk_id, title,
-    content) to the index of chunk table ``t``; the statistics row must already be locked."""
+    """SQL adding the postings of the chunk rows ``rows`` (a relation with n, title, content) to
+    the index of chunk table ``t``; the statistics row must already be locked."""
     return f"""
         WITH toks AS MATERIALIZED (
-            SELECT r.chunk_id, v.lexeme AS term, coalesce(array_length(v.positions, 1), 1) AS tf
+            SELECT r.n AS doc, v.lexeme AS term, coalesce(array_length(v.positions, 1), 1) AS tf
             FROM {rows} r, unnest(to_tsvector('english', coalesce(r.title, '') || ' ' || r.content)) v),
-        lens AS MATERIALIZED (SELECT chunk_id, sum(tf)::int AS len FROM toks GROUP BY chunk_id),
-        doclen AS (INSERT INTO {t}_doclen (chunk_id, len) SELECT chunk_id, len FROM lens),
+        lens AS MATERIALIZED (SELECT doc, sum(tf)::int AS len FROM toks GROUP BY doc),
+        doclen AS (INSERT INTO {t}_doclen (doc, len) SELECT doc, len FROM lens),
         stats AS (UPDATE {t}_bm25 SET n = n + (SELECT count(*) FROM lens),
                          total_len = total_len + (SELECT coalesce(sum(len), 0) FROM lens)
                   RETURNING greatest(total_len::float8 / greatest(n, 1), 1) AS avgdl, k1, b),
         df AS (INSERT INTO {t}_df (term, df) SELECT term, count(*) FROM toks GROUP BY term ORDER BY term
                ON CONFLICT (term) DO UPDATE SET df = {t}_df.df + EXCLUDED.df)
-        INSERT INTO {t}_terms (term, chunk_id, tf, len, impact)
-        SELECT x.term, x.chunk_id, x.tf, l.len,
+        INSERT INTO {t}_terms (term, doc, tf, len, impact)
+        SELECT x.term, x.doc, x.tf, l.len,
                x.tf * (s.k1 + 1) / (x.tf + s.k1 * (1 - s.b + s.b * l.len / s.avgdl))
-        FROM toks x JOIN lens l USING (chunk_id), stats s
+        FROM toks x JOIN lens l USING (doc), stats s
         ORDER BY x.term;"""
 
 
 def _unindex_rows(t: str, rows: str) -> str:
     """SQL removing the postings of the chunk rows ``rows`` from the index of chunk table ``t``."""
     return f"""
-        WITH gone AS (DELETE FROM {t}_terms p WHERE p.chunk_id IN (SELECT chunk_id FROM {rows}) RETURNING p.term),
-        lens AS (DELETE FROM {t}_doclen d WHERE d.chunk_id IN (SELECT chunk_id FROM {rows}) RETURNING d.len),
+        WITH gone AS (DELETE FROM {t}_terms p WHERE p.doc IN (SELECT n FROM {rows}) RETURNING p.term),
+        lens AS (DELETE FROM {t}_doclen d WHERE d.doc IN (SELECT n FROM {rows}) RETURNING d.len),
         stats AS (UPDATE {t}_bm25 SET n = n - (SELECT count(*) FROM lens),
                          total_len = total_len - (SELECT coalesce(sum(len), 0) FROM lens))
         UPDATE {t}_df f SET df = f.df - g.c FROM (SELECT term, count(*) AS c FROM gone GROUP BY term) g
@@ -86,16 +92,18 @@ class LexicalIndex(TableAddon):
         """Create the index tables and the statement triggers that fill them (inside the caller's
         transaction, for a new collection); ``k1`` and ``b`` come from the tuning."""
         t = self.table
-        changed = "(SELECT r.chunk_id, r.title, r.content FROM {0} r JOIN {1} o USING (chunk_id) " + (
+        changed = "(SELECT r.n, r.title, r.content FROM {0} r JOIN {1} o USING (chunk_id) " + (
             "WHERE (r.title, r.content) IS DISTINCT FROM (o.title, o.content))"
         )
         lock = f"PERFORM 1 FROM {t}_bm25 FOR UPDATE;"
         self._conn.execute(
             f"""
             CREATE INDEX IF NOT EXISTS {t}_source_idx ON {t} (source);
+            ALTER TABLE {t} ADD COLUMN IF NOT EXISTS {CHUNK_NUMBER};
+            CREATE UNIQUE INDEX IF NOT EXISTS {t}_n_idx ON {t} (n);
             CREATE TABLE {t}_terms (
-                term TEXT NOT NULL, chunk_id TEXT NOT NULL, tf INT NOT NULL, len INT NOT NULL, impact REAL NOT NULL);
-            CREATE TABLE {t}_doclen (chunk_id TEXT PRIMARY KEY, len INT NOT NULL);
+                term TEXT NOT NULL, doc INT NOT NULL, tf INT NOT NULL, len INT NOT NULL, impact REAL NOT NULL);
+            CREATE TABLE {t}_doclen (doc INT PRIMARY KEY, len INT NOT NULL);
             CREATE TABLE {t}_df (term TEXT PRIMARY KEY, df INT NOT NULL);
             CREATE TABLE {t}_bm25 (n BIGINT NOT NULL, total_len BIGINT NOT NULL, k1 FLOAT8 NOT NULL, b FLOAT8 NOT NULL);
             INSERT INTO {t}_bm25 VALUES (0, 0, {float(self.tuning.bm25_k1)}, {float(self.tuning.bm25_b)});
@@ -136,8 +144,8 @@ class LexicalIndex(TableAddon):
         with self.serialised("terms_indexes"):
             self._conn.execute(
                 f"""CREATE INDEX IF NOT EXISTS {t}_terms_impact_idx ON {t}_terms (term, impact DESC)
-                        INCLUDE (chunk_id, tf, len);
-                    CREATE INDEX IF NOT EXISTS {t}_terms_chunk_idx ON {t}_terms (chunk_id)"""
+                        INCLUDE (doc, tf, len);
+                    CREATE INDEX IF NOT EXISTS {t}_terms_chunk_idx ON {t}_terms (doc)"""
             )
 
     def drop_indexes(self) -> None:
@@ -149,8 +157,14 @@ class LexicalIndex(TableAddon):
             self._conn.execute(f"DROP INDEX IF EXISTS {self.table}_terms_impact_idx, {self.table}_terms_chunk_idx")
 
     def current(self) -> bool:
-        """Whether the index has this layout (collections indexed by the earlier per-row trigger do not)."""
-        return self._conn.execute("SELECT to_regclass(%s)", (f"{self.table}_bm25",)).fetchone()[0] is not None
+        """Whether the index has this layout: a statistics table (the earlier per-row trigger had
+        none) and postings naming chunks by number (not by chunk id)."""
+        t = self.table
+        return self._conn.execute(
+            """SELECT to_regclass(%s) IS NOT NULL AND EXISTS (SELECT 1 FROM information_schema.columns
+                      WHERE table_name = %s AND column_name = 'doc')""",
+            (f"{t}_bm25", f"{t}_terms"),
+        ).fetchone()[0]
 
     def rebuild(self) -> None:
         """Drop the index (and an earlier layout's trigger) and index every chunk again, in one
@@ -160,7 +174,7 @@ class LexicalIndex(TableAddon):
             for name in ("index_terms", "index_added", "unindex_removed", "reindex_updated", "unindex_all"):
                 self._conn.execute(f"DROP TRIGGER IF EXISTS {t}_{name} ON {t}")
             self.drop()
-            self.create()
+            self.create()  # numbers the chunks first, for a collection made before they had numbers
             self._conn.execute(f"LOCK TABLE {t}_bm25; {_index_rows(t, t)}")
 
     def size(self) -> int:
@@ -186,15 +200,16 @@ class LexicalIndex(TableAddon):
         t = self.table
         condition, params = (where or ChunkFilter()).to_sql("c")
         if among is not None:  # the few chunks' own postings (chunk index), not the terms' lists
-            postings = """SELECT a.chunk_id, a.tf, a.len FROM among a WHERE a.term = qt.term"""
+            postings = """SELECT a.doc, a.tf, a.len FROM among a WHERE a.term = qt.term"""
         elif where:
-            postings = f"""SELECT p.chunk_id, p.tf, p.len FROM {t}_terms p JOIN {t} c USING (chunk_id)
+            postings = f"""SELECT p.doc, p.tf, p.len FROM {t}_terms p JOIN {t} c ON c.n = p.doc
                            WHERE p.term = qt.term AND {condition} ORDER BY p.impact DESC LIMIT %(cap)s"""
         else:
-            postings = f"""SELECT p.chunk_id, p.tf, p.len FROM {t}_terms p
+            postings = f"""SELECT p.doc, p.tf, p.len FROM {t}_terms p
                            WHERE p.term = qt.term ORDER BY p.impact DESC LIMIT %(cap)s"""
         among_cte = (
-            f", among AS MATERIALIZED (SELECT term, chunk_id, tf, len FROM {t}_terms WHERE chunk_id = ANY(%(among)s))"
+            f""", among AS MATERIALIZED (SELECT term, doc, tf, len FROM {t}_terms
+                                          WHERE doc = ANY(ARRAY(SELECT n FROM {t} WHERE chunk_id = ANY(%(among)s))))"""
             if among is not None
             else ""
         )
@@ -206,10 +221,12 @@ class LexicalIndex(TableAddon):
                 SELECT q.term, ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5)) AS idf
                 FROM (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', %(q)s))) q
                      CROSS JOIN LATERAL (SELECT df FROM {t}_df d WHERE d.term = q.term AND d.df > 0) d, st){among_cte}
-            SELECT h.chunk_id,
-                   sum(qt.idf * h.tf * (%(k1)s + 1) / (h.tf + %(k1)s * (1 - %(b)s + %(b)s * h.len / st.avgdl))) AS score
-            FROM qt CROSS JOIN LATERAL ({postings}) h, st
-            GROUP BY h.chunk_id ORDER BY score DESC, h.chunk_id LIMIT %(k)s
+            SELECT c.chunk_id, top.score FROM (
+                SELECT h.doc, sum(qt.idf * h.tf * (%(k1)s + 1)
+                                  / (h.tf + %(k1)s * (1 - %(b)s + %(b)s * h.len / st.avgdl))) AS score
+                FROM qt CROSS JOIN LATERAL ({postings}) h, st
+                GROUP BY h.doc ORDER BY score DESC, h.doc LIMIT %(k)s) top
+            JOIN {t} c ON c.n = top.doc ORDER BY top.score DESC, top.doc
             """,
             {
                 "q": with_parts(query),

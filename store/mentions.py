@@ -224,7 +224,7 @@ class MentionGraph(TableAddon):
         if any(lexeme is None for _, lexeme in lexemes):
             return columns, ()
         return (
-            f"{columns} WHERE c.chunk_id IN (SELECT p.chunk_id FROM {t}_terms p WHERE p.term = ANY(%s))",
+            f"{columns} WHERE c.n IN (SELECT p.doc FROM {t}_terms p WHERE p.term = ANY(%s))",
             (sorted({lexeme for _, lexeme in lexemes}),),
         )
 

@@ -76,9 +76,10 @@ class NameIndex(CollectionReads):
         return f"""lex AS MATERIALIZED (
                 SELECT v.lexeme, coalesce(d.df, 0) AS df FROM unnest(to_tsvector('english', %(name)s)) v
                 LEFT JOIN {t}_df d ON d.term = v.lexeme),
-            held AS (SELECT p.chunk_id FROM {t}_terms p
-                     WHERE p.term = (SELECT lexeme FROM lex ORDER BY df, lexeme LIMIT 1)
-                     ORDER BY p.impact DESC LIMIT {int(self.tuning.bm25_posting_cap)})"""
+            held AS (SELECT c.chunk_id FROM {t} c WHERE c.n = ANY(ARRAY(
+                         SELECT p.doc FROM {t}_terms p
+                         WHERE p.term = (SELECT lexeme FROM lex ORDER BY df, lexeme LIMIT 1)
+                         ORDER BY p.impact DESC LIMIT {int(self.tuning.bm25_posting_cap)})))"""
 
     def _holding(self, word: str) -> tuple[str, list[str]]:
         """(SQL relation, its parameters) of the chunks that may hold ``word`` literally. For
@@ -93,14 +94,14 @@ class NameIndex(CollectionReads):
         if not re.fullmatch(r"[^\W_]+(?: [^\W_]+)*", word):
             return t, []
         return (
-            f"""(SELECT c.* FROM {t} c WHERE c.chunk_id = ANY(ARRAY(
+            f"""(SELECT c.* FROM {t} c WHERE c.n = ANY(ARRAY(
                     WITH rare AS (SELECT v.lexeme FROM unnest(to_tsvector('english', %s)) v
                                   LEFT JOIN {t}_df d ON d.term = v.lexeme ORDER BY coalesce(d.df, 0) LIMIT 1),
                     known AS (SELECT d.term FROM {t}_df d JOIN rare ON d.term = rare.lexeme WHERE d.df > 0),
                     spelled AS (SELECT term FROM known UNION ALL
                                 SELECT term FROM {t}_df WHERE {PLAIN_TERM} = (SELECT lexeme FROM rare)
                                 AND NOT EXISTS (SELECT 1 FROM known) AND df > 0)
-                    SELECT p.chunk_id FROM {t}_terms p WHERE p.term = ANY(ARRAY(SELECT term FROM spelled))))
+                    SELECT p.doc FROM {t}_terms p WHERE p.term = ANY(ARRAY(SELECT term FROM spelled))))
                 UNION ALL SELECT c.* FROM {t} c WHERE to_tsvector('english', %s) = ''::tsvector)""",
             [word, word],
         )

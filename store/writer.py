@@ -110,7 +110,8 @@ class ChunkWriter:
             # and the manifest row written after them (write, a synchronous commit) says the source is unfinished
             conn.execute("SET LOCAL synchronous_commit = off")
             if self._staged is None:  # one staging table per connection, emptied at each commit
-                conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS stage_{t} (LIKE {t}) ON COMMIT DELETE ROWS")
+                stage = f"CREATE TEMP TABLE IF NOT EXISTS stage_{t} (LIKE {t} INCLUDING IDENTITY)"  # n numbers itself
+                conn.execute(f"{stage} ON COMMIT DELETE ROWS")
                 self._staged = [
                     conn.execute(
                         "SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = %s::regclass "
