@@ -111,6 +111,9 @@ PASSAGE_BYTES = 64
 """Least length, in :func:`squeezed` bytes, of a chunk fingerprinted as a passage: shorter ones
 ("Note", a heading alone) are said by many pages."""
 
+POOL_TIER = len(FORMAT_TIERS) - 1
+"""The :func:`format_tier` of question-answering JSONL pools."""
+
 SKETCH_VERSION = f"bytes{GRAM_BYTES}-oph{BINS}-rotation-passages{PASSAGE_BYTES}-v2"
 """Stored beside each signature: signatures made another way are made again."""
 
@@ -250,11 +253,13 @@ class CopyFinder:
         self._kept: list[tuple[str, bytes]] = []  # key and sketch, in reading order
         self._passages: dict[int, str | None] = {}  # a kept page's passage → that page; None: several pages'
 
-    def repeated_pages(self, sketch: bytes | None) -> list[str]:
-        """The kept pages a page repeats, when it is a one-page edition of them: at least
-        :data:`AGGREGATE_SHARE` of its passages that are not boilerplate (said by several kept
-        pages) are passages of kept pages, of at least two; else ``[]``."""
-        if sketch is None:
+    def repeated_pages(self, tier: int, sketch: bytes | None) -> list[str]:
+        """The kept pages a page of format ``tier`` repeats, when it is a one-page edition of them:
+        at least :data:`AGGREGATE_SHARE` of its passages that are not boilerplate (said by several
+        kept pages) are passages of kept pages, of at least two; else ``[]``. A question-answering
+        JSONL pool is no page but a set of passages: never an edition (``bench/scale.py`` builds
+        its large collections from pools of copied paragraphs)."""
+        if sketch is None or tier >= POOL_TIER:
             return []
         owners = [self._passages.get(int(value), "") for value in passages(sketch)]
         own = [owner for owner in owners if owner is not None]  # boilerplate counts for no page

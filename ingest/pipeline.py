@@ -230,7 +230,7 @@ def read_pages(
             sketch = sketches[key] if source is None else source.sketch
             if source is not None and sketch is not None:
                 made[key] = (digest, sketch)
-            if parts := finder.repeated_pages(sketch):  # a one-page edition of pages kept before it
+            if parts := finder.repeated_pages(format_tier(path), sketch):  # a one-page edition of pages kept before it
                 report.editions.append((str(path), len(parts)))
                 if status != "write" or store.catalog.source_hash(key) is not None:
                     demoted.append((key, parts[0]))

@@ -11,7 +11,7 @@ import pytest
 
 from agentic_rag.output import print_ingest
 from ingest import parallel
-from ingest.copies import CopyFinder, format_tier, page_sketch
+from ingest.copies import POOL_TIER, CopyFinder, format_tier, page_sketch
 from ingest.loaders import load_file
 
 KEA = [
@@ -155,3 +155,16 @@ def test_a_one_page_edition_of_the_other_pages_is_skipped_and_reported(make_app,
     monkeypatch.setattr(parallel, "load_file", lambda path, *args: parsed.append(path.name) or load_file(path, *args))
     again = app.ingest([root.resolve()])
     assert parsed == [] and again.editions == report.editions and (again.added, again.removed) == (0, 0)
+
+
+def test_a_pool_of_passages_repeating_other_pools_is_no_edition():
+    """``bench/scale.py`` builds large collections from JSONL pools of copied paragraphs."""
+    from langchain_core.documents import Document
+
+    finder = CopyFinder()
+    parts = [[Document(page_content=p) for p in chapter(n)] for n in (1, 2)]
+    for n, chunks in enumerate(parts):
+        assert finder.copy_of(f"pool{n}.jsonl", POOL_TIER, page_sketch(chunks)) is None
+    copied = page_sketch([chunk for chunks in parts for chunk in chunks])
+    assert finder.repeated_pages(POOL_TIER, copied) == []
+    assert finder.repeated_pages(format_tier("all.html"), copied) == ["pool0.jsonl", "pool1.jsonl"]
