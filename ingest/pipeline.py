@@ -230,14 +230,16 @@ def read_pages(
             sketch = sketches[key] if source is None else source.sketch
             if source is not None and sketch is not None:
                 made[key] = (digest, sketch)
-            if parts := finder.repeated_pages(format_tier(path), sketch):  # a one-page edition of pages kept before it
-                report.editions.append((str(path), len(parts)))
+            tier = format_tier(path)
+            parts = finder.repeated_pages(tier, sketch)  # a one-page edition of pages kept before it
+            copy = None if parts else finder.copy_of(key, tier, sketch)
+            if parts or copy:
+                if parts:
+                    report.editions.append((str(path), len(parts)))
+                else:
+                    report.copies.append((str(path), copy[0]))
                 if status != "write" or store.catalog.source_hash(key) is not None:
-                    demoted.append((key, parts[0]))
-            elif copy := finder.copy_of(key, format_tier(path), sketch):
-                report.copies.append((str(path), copy[0]))
-                if status != "write" or store.catalog.source_hash(key) is not None:
-                    demoted.append((key, copy[0]))
+                    demoted.append((key, parts[0] if parts else copy[0]))
             elif status == "unchanged":
                 batcher.count_unchanged()
             elif source is not None:
