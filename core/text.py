@@ -2,8 +2,9 @@
 
 Terms are bm25s's tokenization — its token pattern, lower-cased, its extended English stop-word
 list (NLTK's, which also drops question words such as "what" and "how") removed, then the
-Snowball English stemmer (PyStemmer) — applied to one text at a time; sentences come from pysbd
-(Sadvilkar & Neumann 2020, rule-based sentence boundary disambiguation).
+Snowball English stemmer (PyStemmer) — applied to one text at a time; sentences come from
+BlingFire's sentence breaker (Microsoft; a compiled finite-state model), which keeps dotted names,
+paths and dot files whole ("~/.bashrc", "./configure", "os.path.join()") where pysbd split them.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import inspect
 import re
 from functools import lru_cache
 
+import blingfire
 import bm25s
-import pysbd
 import simplemma
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
@@ -25,7 +26,6 @@ _stemmer = Stemmer.Stemmer("english")
 # bm25s.tokenize's own token pattern; calling bm25s.tokenize itself on one short text at a time
 # costs ~4× more (it sets up progress bars and a vocabulary per call) for the same terms
 _TOKEN = re.compile(inspect.signature(bm25s.tokenize).parameters["token_pattern"].default)
-_segmenter = pysbd.Segmenter(language="en", clean=False)
 
 # A name: capitalised words (allowing inner "of", "the", "de", …, initials and numbers), or a
 # quoted title, not an option's letters ("-Fc"). Used to find entities that evidence mentions and a question lacks.
@@ -60,12 +60,13 @@ def terms(text: str) -> tuple[str, ...]:
     irregular form is its verb's ("took" is "take", which "takes" also is): simplemma's English
     dictionary (Barbaresi 2021), then Snowball's stemmer; an everyday abbreviation is its word
     (:data:`_SPELLED_OUT`: "config" is "configuration")."""
-    words = [lemma(_SPELLED_OUT.get(w, w)) for w in _content_words(text.lower())]
+    words = [lemma(_SPELLED_OUT.get(w, w)) for w in content_words(text)]
     return tuple(_stemmer.stemWords(words))
 
 
-def _content_words(lowered: str) -> list[str]:
-    """The words of lower-case text that :func:`terms` keeps (before lemmas and stems), in order."""
+def content_words(text: str) -> list[str]:
+    """The lower-cased words of ``text`` that :func:`terms` keeps (before lemmas and stems), in order."""
+    lowered = text.lower()
     calls = set(_CALL.findall(lowered)) & STOPWORDS if "(" in lowered else set()
     return [w for w in _TOKEN.findall(lowered) if w not in STOPWORDS or w in calls]
 
@@ -73,7 +74,7 @@ def _content_words(lowered: str) -> list[str]:
 def has_terms(text: str) -> bool:
     """Whether :func:`terms` of ``text`` is not empty, found without lemmatising or stemming (a
     word never loses its term to either): ~50× cheaper for a text not seen before."""
-    return bool(_content_words(text.lower()))
+    return bool(content_words(text))
 
 
 _SPELLED_OUT = {
@@ -166,7 +167,8 @@ def _sentences(text: str) -> tuple[str, ...]:
     for block in blocks:
         joined = " ".join(block)
         if joined:
-            found += [s.strip() for s in _segmenter.segment(joined) if s.strip()]
+            _, offsets = blingfire.text_to_sentences_and_offsets(joined)  # spans of the text, unchanged
+            found += [joined[start:end].strip() for start, end in offsets if joined[start:end].strip()]
     return tuple(found)
 
 

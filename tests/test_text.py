@@ -58,8 +58,15 @@ def test_a_grid_table_row_is_read_as_its_cells_text():
         "| Markdown | rows |"
     )
     assert sentences(table) == [
-        "'n'", "Number.", "Like 'g', except that it uses the current locale setting.", "None Same as 'g'.",
+        "'n' Number.", "Like 'g', except that it uses the current locale setting.", "None Same as 'g'.",
         "| Markdown | rows |",  # a Markdown table row is left as it is
+    ]  # fmt: skip
+
+
+def test_paths_dot_files_and_dotted_names_stay_inside_their_sentence():
+    text = "The default value is ~/.bash_history. Run ./configure first. Call os.path.join() to join; edit .gitignore."
+    assert sentences(text) == [
+        "The default value is ~/.bash_history.", "Run ./configure first.", "Call os.path.join() to join; edit .gitignore.",
     ]  # fmt: skip
 
 
