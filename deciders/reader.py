@@ -1,10 +1,10 @@
 """The learned reader: which evidence sentence answers the question, and how likely it is right.
 
 Answer sentence selection as learning to rank (WikiQA, Yang et al. 2015, "WikiQA: A Challenge
-Dataset for Open-Domain Question Answering"; a linear scorer fitted with RankNet's pairwise
-logistic loss, Burges et al. 2005): every sentence of the evidence chunks is a candidate, described by general
+Dataset for Open-Domain Question Answering"; a linear scorer fitted with a listwise softmax loss,
+Cao et al. 2007): every sentence of the evidence chunks is a candidate, described by general
 features that name no corpus — IDF-weighted overlap with the question (in the sentence, with its
-preceding sentence, in its chunk's title), dense similarity, whether it holds a span of the
+preceding sentence, in its chunk's title), soft word matches and dense similarity, whether it holds a span of the
 expected answer type, its chunk's retrieval rank and grader relevance, its position and length —
 and a fitted linear model scores it. The best candidate's probability, mapped through an
 isotonic calibration fitted on manuals held out of the fit, is the answer's confidence.
@@ -26,7 +26,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from core.text import is_heading, sentences, term_set, terms
+from core.text import content_words, is_heading, sentences, term_set, terms
 from deciders.answer_types import UNTYPED, AnswerType
 from deciders.chunks import HopChunk
 from deciders.spans import spans
@@ -47,6 +47,8 @@ FEATURES = (
     "coverage",
     "dense",
     "dense_context",
+    "soft_match",
+    "soft_match_context",
     "lexical_gap",
     "dense_gap",
     "typed",
@@ -180,6 +182,42 @@ def _similarities(question: str, texts: Sequence[str], embeddings: Embeddings | 
     return np.clip(vectors[1:] @ vectors[0], 0.0, 1.0)
 
 
+_WORD_VECTORS: dict[str, np.ndarray] = {}
+"""WordLlama vectors of the words seen so far in this process (see :func:`_soft_matches`)."""
+WORD_CACHE = 200_000
+"""Words kept in :data:`_WORD_VECTORS` (about 200 MB at 256 dimensions) before it starts afresh."""
+
+
+def _word_vectors(words: Sequence[str]) -> np.ndarray:
+    """A ``(len(words), 256)`` matrix of WordLlama word vectors (a word's tokens' mean, unit length;
+    :class:`providers.embeddings.WordLlamaEmbeddings`), computed once per word and process."""
+    from providers.embeddings import load_embedding_model
+
+    missing = [w for w in dict.fromkeys(words) if w not in _WORD_VECTORS]
+    if missing:
+        if len(_WORD_VECTORS) + len(missing) > WORD_CACHE:
+            _WORD_VECTORS.clear()
+        vectors = load_embedding_model("wordllama").embeddings.embed_documents(missing)
+        _WORD_VECTORS.update(zip(missing, np.asarray(vectors, dtype=np.float32), strict=True))
+    return np.stack([_WORD_VECTORS[w] for w in words])
+
+
+def _soft_matches(question: str, weights: Mapping[str, float], texts: Sequence[str]) -> np.ndarray:
+    """Per text, the mean over the question's content words, weighted by their IDF, of each word's
+    highest cosine similarity to a word of the text on WordLlama's word vectors: overlap that
+    counts near words ("slurps" and "reads"), a word-by-word translation matrix as in K-NRM (Xiong
+    et al. 2017, "End-to-End Neural Ad-hoc Ranking with Kernel Pooling"); 0 for a text without
+    content words. Returns a ``len(texts)`` array in −1–1."""
+    asked = list(dict.fromkeys(content_words(question)))
+    said = [content_words(text) for text in texts]
+    if not asked or not any(said):
+        return np.zeros(len(texts))
+    idf = np.array([sum(weights.get(t, 0.0) for t in terms(w)) for w in asked])
+    idf = idf / idf.sum() if idf.sum() > 0 else np.full(len(asked), 1.0 / len(asked))
+    question_vectors = _word_vectors(asked)
+    return np.array([idf @ (question_vectors @ _word_vectors(w).T).max(axis=1) if w else 0.0 for w in said])
+
+
 def featurize(
     question: str,
     kind: AnswerType,
@@ -196,7 +234,8 @@ def featurize(
         kind: its expected answer type (:func:`deciders.answer_types.expected_type`).
         evidence: the chunks, in the order they were handed on.
         weights: IDF of each question term over the collection (:func:`core.text.terms` keys).
-        embeddings: the collection's embedding model; ``None`` leaves the dense features 0.
+        embeddings: the collection's embedding model; ``None`` leaves the dense and soft-match
+            features 0 (soft matches use WordLlama's word vectors whatever the collection's model).
         avoid: sentences not to use (claims a grounding check rejected).
 
     Returns:
@@ -221,10 +260,15 @@ def featurize(
     if not found:
         return [], np.zeros((0, len(FEATURES)))
     dense = _similarities(question, [s for s, *_ in found], embeddings)
-    dense_context = _similarities(question, [f"{c or ''} {s}".strip() for s, _, c, *_ in found], embeddings)
+    with_context = [f"{c or ''} {s}".strip() for s, _, c, *_ in found]
+    dense_context = _similarities(question, with_context, embeddings)
+    soft = np.zeros((len(found), 2))
+    if embeddings is not None:
+        alone = _soft_matches(question, weights, [s for s, *_ in found])
+        soft = np.column_stack([alone, _soft_matches(question, weights, with_context)])
     candidates, rows = [], []
-    for (sentence, chunk, context, heading, rank, position), sim, sim_context in zip(
-        found, dense, dense_context, strict=True
+    for (sentence, chunk, context, heading, rank, position), sim, sim_context, (match, match_context) in zip(
+        found, dense, dense_context, soft, strict=True
     ):
         own = term_set(sentence)
         near = own | term_set(context or "")
@@ -247,6 +291,8 @@ def featurize(
                 len(own & weights.keys()) / len(weights) if weights else 0.0,
                 float(sim),
                 float(sim_context),
+                float(match),
+                float(match_context),
                 0.0,
                 0.0,
                 float(bool(typed)),

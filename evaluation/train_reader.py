@@ -5,7 +5,7 @@ sentence becomes a row of :data:`deciders.reader.FEATURES`, labelled 1 when the 
 (its context and itself) holds a gold alias as a whole token — an alias shorter than
 :data:`MIN_ALIAS` only when it comes from a gold page or shares half its terms with a gold
 evidence quote (for a yes/no question: shares half its
-terms with a quote). A pairwise logistic regression (:func:`fit`) is fitted on
+terms with a quote). A listwise linear ranker (:func:`fit`) is fitted on
 the answerable questions of the other manuals for each held-out manual; its best candidate's
 probability is calibrated by isotonic regression (Zadrozny & Elkan 2002) fitted on the other
 manuals' own held-out predictions (an inner leave-one-out), and the decline and trust thresholds
@@ -41,7 +41,6 @@ from deciders.reader import featurize as reader_features
 from evaluation.docsets import DOCSETS
 from evaluation.train_spans import export_spans, fit_spans, span_f1, span_question
 
-SEED = 0
 MANUALS = frozenset(d.fold for d in DOCSETS)
 FOLDS = Path(__file__).with_name("reader_folds")
 """The shipped fold models, ``without-<manual>.json`` (``agentic-rag eval-docs --loco``)."""
@@ -50,10 +49,8 @@ TRUST_PRECISION = 0.9
 MIN_ALIAS = 3
 """Aliases at least this long label a sentence holding them wherever it is; shorter ones only on
 a gold page or in a sentence quoting the evidence."""
-C = 1.0
-"""Inverse L2 strength of the logistic regression (scikit-learn's default)."""
-PAIRS = 100
-"""(right, wrong) candidate pairs sampled per question."""
+L2 = 1.0
+"""L2 penalty of the ranker's weights (the strength of scikit-learn's default logistic regression)."""
 
 
 @dataclass
@@ -141,29 +138,33 @@ def load_questions(folder: Path, embeddings) -> list[Question]:
 
 
 def fit(questions: list[Question]) -> np.ndarray:
-    """Pairwise logistic regression (RankNet's loss on linear scores, Burges et al. 2005; the
-    pairwise transform of RankSVM, Herbrich et al. 1999): within each answerable question,
-    :data:`PAIRS` (right, wrong) candidate pairs sampled with a fixed seed, their feature
-    differences classified both ways. Each set weighs the same in the loss, however many
-    questions it has (a manual with many questions would otherwise set the weights for all).
-    Returns the weight vector (no intercept: a ranking)."""
-    from sklearn.linear_model import LogisticRegression
+    """Listwise linear ranker: a softmax over each answerable question's candidates (the
+    conditional logit of McFadden 1973; ListNet's top-one probability, Cao et al. 2007), fitted to
+    put the most probability on its right candidates — the loss is ``−log Σ_right softmax(X·w)``
+    per question, plus :data:`L2` ``· |w|² / 2`` — by L-BFGS (scipy). Each set weighs the same in
+    the loss, however many questions it has (a manual with many questions would otherwise set the
+    weights for all). Deterministic (no sampling). Returns the weight vector (no intercept: a
+    ranking)."""
+    from scipy.optimize import minimize
 
-    rng = np.random.default_rng(SEED)
     per_set = Counter(q.set for q in questions if q.answerable)
-    rows, weights = [], []
-    for q in questions:
-        right, wrong = q.rows[q.labels > 0], q.rows[q.labels == 0]
-        if q.answerable and len(right) and len(wrong):
-            picks = rng.integers(len(right), size=PAIRS), rng.integers(len(wrong), size=PAIRS)
-            rows.append(right[picks[0]] - wrong[picks[1]])
-            weights.append(np.full(PAIRS, 1.0 / per_set[q.set]))
-    diffs, weight = np.vstack(rows), np.concatenate(weights)
-    weight /= weight.mean()
-    model = LogisticRegression(C=C, fit_intercept=False, max_iter=3000, random_state=SEED)
-    labels = np.r_[np.ones(len(diffs)), np.zeros(len(diffs))]
-    model.fit(np.vstack([diffs, -diffs]), labels, sample_weight=np.r_[weight, weight])
-    return model.coef_[0]
+    kept = [q for q in questions if q.answerable and len(q.labels) and 0 < (q.labels > 0).sum() < len(q.labels)]
+    rows = np.vstack([q.rows for q in kept])
+    right = np.concatenate([q.labels > 0 for q in kept])
+    sizes = np.array([len(q.labels) for q in kept])
+    starts, owner = np.r_[0, np.cumsum(sizes)[:-1]], np.repeat(np.arange(len(kept)), sizes)
+    weight = np.array([1.0 / per_set[q.set] for q in kept])
+    weight *= len(kept) / weight.sum()
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        scores = rows @ w
+        e = np.exp(scores - np.maximum.reduceat(scores, starts)[owner])
+        total, held = np.add.reduceat(e, starts), np.add.reduceat(np.where(right, e, 0.0), starts)
+        slope = weight[owner] * (e / total[owner] - np.where(right, e / held[owner], 0.0))
+        return weight @ (np.log(total) - np.log(held)) + L2 * w @ w / 2, rows.T @ slope + L2 * w
+
+    start = np.zeros(rows.shape[1])
+    return minimize(loss, start, jac=True, method="L-BFGS-B", options={"maxiter": 1000}).x
 
 
 def best(weights: np.ndarray, question: Question) -> tuple[float, bool]:
@@ -302,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     for held in sets:
         result = fold(questions, held, sets)
         held_out[held] = result["scores"]
-        manifest = {"held_out": held, "data": data, "commit": commit, "seed": SEED}
+        manifest = {"held_out": held, "data": data, "commit": commit}
         fitted = export(
             result["model"],
             *result["calibration"],
@@ -324,10 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     manifest = {
         "data": data,
         "commit": commit,
-        "seed": SEED,
         "held_out_scores": held_out,
         "questions": len(questions),
-        "method": "pairwise logistic regression (scikit-learn), leave-one-corpus-out",
+        "method": "listwise linear ranker (softmax over candidates, scipy L-BFGS), leave-one-corpus-out",
     }
     weights = fit(questions)
     span = fit_spans([sq for q in questions if (sq := span_question(q, weights))])
