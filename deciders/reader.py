@@ -329,13 +329,14 @@ def rank(
     embeddings: Embeddings | None = None,
     avoid: Sequence[str] = (),
 ) -> list[Candidate]:
-    """The candidates of :func:`featurize`, each with the model's ``score``, best first."""
+    """The candidates of :func:`featurize`, each with the model's ``score``, best first (ordered by
+    the unrounded score: near 1 a 4-decimal one ties candidates the model tells apart)."""
     candidates, rows = featurize(question, kind, evidence, weights, embeddings, avoid)
     if not candidates:
         return []
     scores = model.probability(rows)
     scored = [
-        Candidate(c.sentence, c.chunk, c.context, c.spans, c.support, round(float(s), 4))
+        Candidate(c.sentence, c.chunk, c.context, c.spans, c.support, float(s))
         for c, s in zip(candidates, scores, strict=True)
     ]
     return sorted(scored, key=lambda c: -c.score)

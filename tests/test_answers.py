@@ -37,7 +37,7 @@ def test_a_question_about_a_setting_the_manual_never_mentions_is_declined(manual
 
 def test_a_follow_up_it_is_the_setting_asked_about(manual):
     first = manual.ask("What is the default of max_locks_per_transaction?", context=RULES)
-    assert first["citations"] and "max_locks_per_transaction" in first["answer"]  # which sentence: the reader's call
+    assert first["short_answer"] == "64"
     follow = manual.ask("Must a standby server set it at least as high as the primary?", thread_id=first["thread_id"],
                         context=RULES)  # fmt: skip
     assert (
@@ -58,4 +58,4 @@ def test_a_pronoun_on_a_new_thread_gets_a_clarifying_question_and_a_follow_up_th
     assert first["route"] == "direct" and first["short_answer"] is None and not first["citations"]
     assert first["answer"].startswith('What does "its" refer to? This thread has no earlier question')
     named = manual.ask("What is the default of max_locks_per_transaction?", thread_id=first["thread_id"], context=RULES)
-    assert named["citations"] and "max_locks_per_transaction" in named["answer"]
+    assert named["short_answer"] == "64"
