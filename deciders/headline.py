@@ -195,7 +195,7 @@ def span_features(
                     float(bool(noun) and noun in own),
                     float(index == 0),
                     float(index == len(chosen) - 1 and index > 0),
-                    candidate.score,
+                    1.0 / (1.0 + math.exp(-candidate.score)),  # the sentence's score on a bounded scale
                     math.log1p(len(span.split())) / 3,
                     max(sentence.find(span), 0) / (len(sentence) or 1),
                     sum(span.lower() in t for t in texts) / (len(texts) or 1),

@@ -83,7 +83,7 @@ class Candidate:
     support: float
     """IDF-weighted share (0–1) of the question's terms the sentence and its context hold."""
     score: float
-    """The reader's probability (0–1, uncalibrated) that the sentence holds the answer."""
+    """The reader's linear score (a logit; higher: likelier the answer; uncalibrated)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class ReaderModel:
     coef: tuple[float, ...]
     intercept: float
     calibration_x: tuple[float, ...]
-    """Raw best-candidate probabilities, increasing (isotonic breakpoints)."""
+    """Best-candidate linear scores, increasing (isotonic breakpoints)."""
     calibration_y: tuple[float, ...]
     """Probability that the answer is right at each breakpoint, non-decreasing."""
     decline_below: float
@@ -111,15 +111,17 @@ class ReaderModel:
         """Per-row probability (0–1) that a span is the answer, of a ``(n, len(span_features))`` matrix."""
         return 1.0 / (1.0 + np.exp(-(rows @ np.asarray(self.span_coef) + self.span_intercept)))
 
-    def probability(self, rows: np.ndarray) -> np.ndarray:
-        """Per-row score squashed to 0–1 (a logistic of the linear score; uncalibrated) of a
-        ``(n, len(FEATURES))`` feature matrix."""
-        return 1.0 / (1.0 + np.exp(-(rows @ np.asarray(self.coef) + self.intercept)))
+    def scores(self, rows: np.ndarray) -> np.ndarray:
+        """Per-row linear score (a logit, uncalibrated) of a ``(n, len(FEATURES))`` feature matrix.
+        Calibration reads the score itself, not its logistic: that saturates at 1.0 for the best
+        candidates, and the isotonic map would lose them."""
+        return rows @ np.asarray(self.coef) + self.intercept
 
     def calibrated(self, raw: float) -> float:
-        """The probability (0–1) that an answer whose best candidate scored ``raw`` is right."""
+        """The probability (0–1) that an answer whose best candidate scored ``raw`` is right (the
+        logistic of ``raw`` for a model without a calibration)."""
         if not self.calibration_x:
-            return raw
+            return float(1.0 / (1.0 + np.exp(-raw)))
         return float(np.interp(raw, self.calibration_x, self.calibration_y))
 
 
@@ -334,7 +336,7 @@ def rank(
     candidates, rows = featurize(question, kind, evidence, weights, embeddings, avoid)
     if not candidates:
         return []
-    scores = model.probability(rows)
+    scores = model.scores(rows)
     scored = [
         Candidate(c.sentence, c.chunk, c.context, c.spans, c.support, float(s))
         for c, s in zip(candidates, scores, strict=True)

@@ -7,7 +7,7 @@ sentence becomes a row of :data:`deciders.reader.FEATURES`, labelled 1 when the 
 evidence quote (for a yes/no question: shares half its
 terms with a quote). A listwise linear ranker (:func:`fit`) is fitted on
 the answerable questions of the other manuals for each held-out manual; its best candidate's
-probability is calibrated by isotonic regression (Zadrozny & Elkan 2002) fitted on the other
+linear score is calibrated by isotonic regression (Zadrozny & Elkan 2002) fitted on the other
 manuals' own held-out predictions (an inner leave-one-out), and the decline and trust thresholds
 are chosen on those too (:func:`thresholds`) — so nothing about the scored manual is seen.
 
@@ -45,7 +45,8 @@ MANUALS = frozenset(d.fold for d in DOCSETS)
 FOLDS = Path(__file__).with_name("reader_folds")
 """The shipped fold models, ``without-<manual>.json`` (``agentic-rag eval-docs --loco``)."""
 TRUST_PRECISION = 0.9
-"""Least precision (pooled over the calibration manuals) of answers shown as "trust it" (issue 49)."""
+"""Least precision of answers shown as "trust it" (issue 49): pooled over the calibration sets for a
+level to be chosen, and on every held-out set for the shipped model to keep it."""
 MIN_ALIAS = 3
 """Aliases at least this long label a sentence holding them wherever it is; shorter ones only on
 a gold page or in a sentence quoting the evidence."""
@@ -168,16 +169,16 @@ def fit(questions: list[Question]) -> np.ndarray:
 
 
 def best(weights: np.ndarray, question: Question) -> tuple[float, bool]:
-    """(probability-scaled score of the best candidate, whether it is right); (0, False) with none."""
+    """(linear score of the best candidate, whether it is right); (0, False) with none."""
     if not len(question.rows):
         return 0.0, False
-    scores = 1.0 / (1.0 + np.exp(-(question.rows @ weights)))
+    scores = question.rows @ weights
     top = int(np.argmax(scores))
     return float(scores[top]), bool(question.labels[top]) and question.answerable
 
 
 def held_out_predictions(questions: list[Question], sets: list[str]) -> dict[str, list[tuple[float, bool]]]:
-    """For each set, each question's (raw best probability, right) by a model fitted without it."""
+    """For each set, each question's (best linear score, right) by a model fitted without it."""
     out = {}
     for held in sets:
         model = fit([q for q in questions if q.set != held and q.set in sets])
@@ -186,7 +187,7 @@ def held_out_predictions(questions: list[Question], sets: list[str]) -> dict[str
 
 
 def calibrate(pairs: list[tuple[float, bool]]) -> tuple[list[float], list[float]]:
-    """Isotonic map (breakpoints x, y) from raw probability to P(right)."""
+    """Isotonic map (breakpoints x, y) from the best candidate's linear score to P(right)."""
     from sklearn.isotonic import IsotonicRegression
 
     raw = np.asarray([p for p, _ in pairs])
@@ -322,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     flags = [(q.answerable, q.absent, s) for s in sets for q in questions if q.set == s]
     scored = [(float(np.interp(p, xs, ys)), r, *flag) for (p, r), flag in zip(pairs, flags, strict=True)]
     decline, trust = thresholds(scored)
+    if any((held_out[s]["trusted_precision"] or 1.0) < TRUST_PRECISION for s in sets):
+        trust = 1.01  # "trust it" only at a level whose precision held on every held-out set
     manifest = {
         "data": data,
         "commit": commit,

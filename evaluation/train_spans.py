@@ -50,7 +50,7 @@ def span_question(question, weights: np.ndarray) -> SpanQuestion | None:
     :mod:`deciders.comparison`), or has no sentence."""
     if not question.answerable or question.kind == "yes_no" or not question.candidates or options(question.text):
         return None
-    scores = 1.0 / (1.0 + np.exp(-(question.rows @ weights)))
+    scores = question.rows @ weights
     ranked = sorted(
         (
             Candidate(c.sentence, c.chunk, c.context, c.spans, c.support, float(s))
