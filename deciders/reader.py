@@ -49,12 +49,9 @@ FEATURES = (
     "dense_context",
     "soft_match",
     "soft_match_context",
-    "lexical_gap",
-    "dense_gap",
     "typed",
     "typed_value",
     "typed_rarity",
-    "untyped_question",
     "digits",
     "chunk_rank",
     "kept",
@@ -65,7 +62,9 @@ FEATURES = (
     "heading",
     "table_row",
 )
-"""Feature names, in the order of a feature vector."""
+"""Feature names, in the order of a feature vector. None is the same for every candidate of a
+question, nor such a feature's shift by a per-question constant (a gap to the question's best): the
+listwise loss (:func:`evaluation.train_reader.fit`) cannot weigh either."""
 
 
 @dataclass(frozen=True)
@@ -295,12 +294,9 @@ def featurize(
                 float(sim_context),
                 float(match),
                 float(match_context),
-                0.0,
-                0.0,
                 float(bool(typed)),
                 float(bool(typed) and kind in VALUES),
                 0.0,
-                float(kind in UNTYPED),
                 float(any(ch.isdigit() for ch in sentence)),
                 1.0 / (1 + rank),
                 float(chunk.get("kept", True)),
@@ -313,10 +309,6 @@ def featurize(
             ]
         )
     matrix = np.asarray(rows, dtype=float)
-    # how far each candidate is from the best of its question: a ranking is relative
-    lexical, dense_at = FEATURES.index("lexical_context"), FEATURES.index("dense_context")
-    matrix[:, FEATURES.index("lexical_gap")] = matrix[:, lexical] - matrix[:, lexical].max()
-    matrix[:, FEATURES.index("dense_gap")] = matrix[:, dense_at] - matrix[:, dense_at].max()
     typed = matrix[:, FEATURES.index("typed")]
     matrix[:, FEATURES.index("typed_rarity")] = typed * (1.0 - typed.mean())  # a span few sentences hold
     return candidates, matrix
