@@ -139,15 +139,16 @@ def _splitter(suffix: str, chunk_size: int, chunk_overlap: int) -> RecursiveChar
     return RecursiveCharacterTextSplitter(chunk_size=chunk_size, chunk_overlap=chunk_overlap)
 
 
-_VERSION = re.compile(r"\b(?:version|release|rev\.?|v)\s?(\d+(?:\.\d+)+)\b", re.IGNORECASE)
+_VERSION = re.compile(r"(?<!in )(?<!since )\b(?:version|release|rev\.?|v)\s?(\d+(?:\.\d+)+)\b", re.IGNORECASE)
+"""A version the text gives itself ("Version 2.1"), not a change note's ("New in version 3.3")."""
 _ISO_DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 VERSION_SCAN_CHARS = 2000
 """Only the start of a document is searched for its date or version (a header or front matter)."""
 
 
 def document_version(text: str) -> str | None:
-    """The date (ISO ``YYYY-MM-DD``) or version number (``2.1``) a document states near its
-    start, the date first; ``None`` when it states neither."""
+    """The date (ISO ``YYYY-MM-DD``) or version number (``2.1``, :data:`_VERSION`) a document
+    states near its start, the date first; ``None`` when it states neither."""
     head = text[:VERSION_SCAN_CHARS]
     for pattern in (_ISO_DATE, _VERSION):
         if match := pattern.search(head):

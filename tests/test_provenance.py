@@ -18,6 +18,8 @@ NEW = "# Refund policy\n\nUpdated 2024-06-01.\n\nRefunds are accepted within 30 
         ("# Guide\n\nVersion 2.1 of the guide.", "2.1"),
         ("Released 2024-06-01 (v3.0).", "2024-06-01"),
         ("No date here.", None),
+        ("venv\nNew in version 3.3\nChanged in version 3.5: pip is installed.", None),  # change notes date features
+        ("Deprecated since version 3.8. This is version 4.2 of the manual.", "4.2"),
         ("x" * 3000 + " 2024-01-01", None),  # only the start of a document is searched
     ],
 )
