@@ -133,7 +133,7 @@ class ChunkStore:
                 if conn.execute("SELECT to_regclass(%s)", (self.table,)).fetchone()[0] is not None:
                     self.graph.create_schema()  # collections made before the graph existed gain it
                     conn.execute(f"ALTER TABLE {self.table} ADD COLUMN IF NOT EXISTS version TEXT")  # and provenance
-                    if not self.lexical.current():  # indexed by the earlier per-row trigger: index again
+                    if not self.lexical.current():  # an earlier layout, or emptied by a crash: index again
                         self.lexical.rebuild()
                     self.lexical.ensure_indexes()  # a first load stopped before finish_load left them unbuilt
                     self.names.ensure_index()  # collections made before that index gain it

@@ -265,6 +265,8 @@ def test_the_embedded_collections_live_in_a_code_point_ordered_database_unless_a
         assert conn.execute("SELECT to_tsvector('english', 'Straße Dvořák cafés')::text").fetchone()[0] == (
             "'café':3 'dvořák':2 'straße':1"
         )
+        # configured before its first start: no replica to feed, so the least write-ahead log
+        assert conn.execute("SHOW wal_level").fetchone()[0] == "minimal"
     older = url.replace("/agentic_rag?", "/postgres?")
     with psycopg.connect(older, autocommit=True) as conn:  # a data folder made before that database
         conn.execute("CREATE TABLE rag_collections (name TEXT PRIMARY KEY)")

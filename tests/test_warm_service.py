@@ -15,6 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from agentic_rag.client import ServiceFiles, postgres_pid, running_pid
@@ -135,6 +136,21 @@ def test_a_service_killed_with_kill_9_is_replaced_and_nothing_is_lost(folder):
     history = run(folder, "history", thread, "--json")
     assert len({row["query"] for row in json.loads(history.stdout)}) >= 2  # both questions' checkpoints
     assert "skerry" in run(folder, "collections").stdout
+
+
+def test_a_database_crash_loses_no_chunk_and_the_bm25_index_is_rebuilt(folder):
+    assert run(folder, "ask", "Who built the Skerry lighthouse?").returncode == 0
+    service, database = status(folder)["pid"], postgres_pid(folder)
+    os.kill(service, signal.SIGKILL)
+    os.kill(database, signal.SIGKILL)  # no shutdown checkpoint: the next start runs crash recovery
+    assert wait_until(lambda: running_pid(ServiceFiles(folder)) is None and postgres_pid(folder) is None)
+    assert wait_until(lambda: subprocess.run(["pgrep", "-f", str(folder / "pg")], capture_output=True).returncode)
+    again = run(folder, "ask", "Who built the Skerry lighthouse?")
+    assert again.returncode == 0 and "Brodie" in again.stdout, again.stdout + again.stderr
+    with psycopg.connect(status(folder)["database_url"]) as conn:
+        table = conn.execute("SELECT relname FROM pg_class WHERE relname LIKE '%\\_bm25'").fetchone()[0]
+        chunks = conn.execute(f"SELECT count(*) FROM {table.removesuffix('_bm25')}").fetchone()[0]
+        assert conn.execute(f"SELECT n FROM {table}").fetchone()[0] == chunks == len(PAGES)  # emptied, rebuilt
 
 
 def test_the_service_stops_itself_when_idle_and_its_data_stays(folder, tmp_path):
