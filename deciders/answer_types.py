@@ -52,7 +52,8 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern]] = [
         "yes_no",
         re.compile(
             rf"^(?:{LEADING_CLAUSE.pattern[1:]})?"  # "If I …, is there …?"
-            r"(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)\b(?!.*\bor\b.*\?)",
+            r"(?:is|are|was|were|does|do|did|can|could|may|might|must|has|have|had|will|would|shall|should)\b"
+            r"(?!.*\bor\b.*\?)",
             re.I,
         ),
     ),
@@ -162,11 +163,32 @@ _EXPLANATION = re.compile(
 the wal_level setting control?", "What happens if a session idles longer than idle_session_timeout?"."""
 
 
+SCENE_WORDS = 3
+"""Fewest words before a question that set its scene: a quoted title ending "!" ("\"Ew!\" is a song
+by … born where?") is part of the question, not a statement before it."""
+
+
+def asking_sentence(question: str) -> str:
+    """The sentence of ``question`` that asks: its first one ending in "?" when statements set the
+    scene first ("I locked an account with passwd -l. Does that also keep him out …?"; a second
+    question elaborates the first), else the whole text (sentences by :func:`core.text.sentences`)."""
+    said = sentences(question)
+    asking = next((at for at, s in enumerate(said) if s.rstrip().endswith("?")), 0)
+    scene = " ".join(said[:asking]).split()
+    return said[asking].strip() if len(scene) >= SCENE_WORDS else question.strip()
+
+
 def expected_type(question: str) -> AnswerType:
-    """The type of answer ``question`` asks for: ``definition`` for "Who is <a name>?", "What is
-    X?" (a few words), "What does X do?" and "the difference between …"; ``other`` when its
-    wording names no type."""
-    text = question.strip()
+    """The type of answer ``question`` asks for: the one its :func:`asking_sentence` names, else
+    the one the whole text names (a sentence cut short, "… inside a BEGIN ... COMMIT block?",
+    names none): ``definition`` for "Who is <a name>?", "What is X?" (a few words), "What does X
+    do?" and "the difference between …"; ``other`` when its wording names no type."""
+    asking = asking_sentence(question)
+    kind = _named_type(asking)
+    return _named_type(question.strip()) if kind == "other" and asking != question.strip() else kind
+
+
+def _named_type(text: str) -> AnswerType:
     if (match := _DEFINITION.match(text)) and names(match["subject"]) == [match["subject"].strip()]:
         return "definition"
     if _EXPLANATION.match(text):  # "What does lock_timeout do?": what it is, though it names a duration

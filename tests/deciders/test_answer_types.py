@@ -58,6 +58,12 @@ from deciders.spans import spans
         ("Does VACUUM take a lock?", "yes_no"),
         ("Which types of lock exist?", "other"),  # several: no one mode
         ("Which locks conflict with ROW SHARE?", "other"),
+        ("May a name hold underscores after its first letter?", "yes_no"),  # any auxiliary opens one
+        # the question after statements setting its scene, not the statements, names the type
+        ("I locked an account with passwd -l. Does that also keep out SSH keys?", "yes_no"),
+        ("Our NIC was renamed after the upgrade. Will the old name come back?", "yes_no"),
+        ("The port is taken. Does it retry? Which port does it try next?", "yes_no"),  # the first question
+        ("Can I run VACUUM FULL inside a BEGIN ... COMMIT block?", "yes_no"),  # cut at "...": the whole text
     ],
 )
 def test_expected_type_from_the_question_wording(question, kind):
