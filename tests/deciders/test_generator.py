@@ -9,11 +9,11 @@ from conftest import answer_reply, scripted
 from langchain_core.messages import HumanMessage
 
 from core.tuning import Tuning
-from deciders.generator import NO_ANSWER, AnswerRequest, ExtractiveGenerator
+from deciders.generator import NO_ANSWER, AnswerRequest, ExtractiveGenerator, completing
 from deciders.lexicon import MODEL_FREE
 from deciders.llm_generator import LLMGenerator
 from deciders.passages import answer_sentences, citation_marks
-from deciders.reader import FEATURES, MODEL_FILE, ReaderModel
+from deciders.reader import FEATURES, MODEL_FILE, Candidate, ReaderModel
 from providers.embeddings import load_embedding_model
 
 QUESTION = "Which league does Donnie Smith play in?"
@@ -95,6 +95,18 @@ PYDOC_FUNCTOOLS = chunk(
     "        If *maxsize* is set to None, the LRU features are disabled.\n        \n        View the cache "
     "statistics named tuple with f.cache_info().  Clear the cache and statistics with f.cache_clear().\n",
 )  # fmt: skip
+
+
+def test_a_question_term_the_answer_leaves_unsaid_is_cited_from_another_page():
+    def said(c, sentence):
+        return Candidate(sentence, c, None, (), 0.0, 0.0)
+
+    answer = said(DONNIE, "He plays in Major League Soccer.")
+    club = said(REVS, "Donnie Smith joined them in 2014.")
+    same_page = said(DONNIE, "He is an American soccer player.")
+    question = "Which league does the player who joined the Revolution play in?"
+    assert completing(question, [answer], [answer, same_page, club]) == [club]  # "joined", "revolution"
+    assert completing("Which league does Donnie Smith play in?", [answer], [answer, club]) == []  # all said
 
 
 def test_abstains_when_no_sentence_supports_the_question_and_names_what_is_never_mentioned():
