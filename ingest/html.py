@@ -58,6 +58,8 @@ SKIPPED = {"-comment", "head", "title", "img", "svg", "iframe", "object", "video
 _SPACE = re.compile(r"\s+")
 _SITE_SUFFIX = re.compile(r"\s+[—|]\s+[^—|]*\bdocumentation\s*$", re.IGNORECASE)
 """A trailing " — Python 3.11.2 documentation" (Sphinx's title separator and project name)."""
+_TITLE_SEPARATOR = re.compile(r"\s+[-—–|·]\s+")
+"""What separates a page's title from its site's name in ``<title>``."""
 
 
 class _Lines:
@@ -152,14 +154,22 @@ def _write(node: LexborNode, out: _Lines) -> None:
 
 
 def page_title(tree: LexborHTMLParser) -> str | None:
-    """The page's ``<title>``, whitespace collapsed, without a trailing Sphinx-style
-    " — <project> documentation" suffix; ``None`` when the page has no non-blank title.
-    A title that is only the suffix's words ("PostgreSQL 15.18 Documentation") is kept."""
+    """The page's ``<title>``, whitespace collapsed, without the site's name after it: a trailing
+    Sphinx-style " — <project> documentation", or a last part after a separator (" - ", " — ",
+    " | ", …) of at least two words that a heading or a link to another page spells whole — the site
+    naming itself in its navigation (mdBook's "cargo tree - The Cargo Book" under a menu title
+    "The Cargo Book"). ``None`` when the page has no non-blank title. A title that is only the
+    suffix's words ("PostgreSQL 15.18 Documentation") is kept."""
     element = tree.css_first("title")
     if element is None:
         return None
-    title = _SPACE.sub(" ", element.text(deep=True)).strip()
-    return _SITE_SUFFIX.sub("", title) or None
+    title = _SITE_SUFFIX.sub("", _SPACE.sub(" ", element.text(deep=True)).strip())
+    parts = _TITLE_SEPARATOR.split(title)
+    if len(parts) > 1 and len(parts[-1].split()) >= 2:
+        named = tree.css("h1, a:not([href^='#'])")  # an in-page link names a section of the page, not the site
+        if parts[-1] in {_SPACE.sub(" ", node.text(deep=True)).strip() for node in named}:
+            return title[: title.rindex(parts[-1])].rstrip(" -—–|·")
+    return title or None
 
 
 def _container(tree: LexborHTMLParser) -> LexborNode | None:

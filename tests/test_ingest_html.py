@@ -79,6 +79,22 @@ def test_title_drops_a_sphinx_site_suffix_only():
     assert title("") is None
 
 
+def test_title_drops_the_site_name_its_own_navigation_spells():
+    def title(text: str, body: str) -> str | None:
+        from selectolax.lexbor import LexborHTMLParser
+
+        return page_title(LexborHTMLParser(f"<html><head><title>{text}</title></head><body>{body}</body></html>"))
+
+    menu = '<h1 class="menu-title">The Cargo Book</h1><p>x</p>'  # mdBook's menu bar
+    assert title("cargo tree - The Cargo Book", menu) == "cargo tree"
+    assert title("cargo tree - The Cargo Book", "<p>The Cargo Book says so</p>") == "cargo tree - The Cargo Book"
+    assert title("Settings | Home", '<a href="/">Home</a>') == "Settings | Home"  # one word: kept
+    section = '<a href="#context-variables">Context Variables</a>'  # the page's own table of contents
+    assert title("contextvars — Context Variables", section) == "contextvars — Context Variables"
+    home = '<a href="index.html">Flask Documentation (2.2.x)</a>'
+    assert title("Views — Flask Documentation (2.2.x)", home) == "Views"
+
+
 def test_tiny_and_empty_pages(caplog):
     assert extract_main_text("<html><body><p>Moths fly at night.</p></body></html>") == ("Moths fly at night.", None)
     assert extract_main_text("  \n") == ("", None)
