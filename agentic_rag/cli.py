@@ -208,6 +208,8 @@ def ask(
                 except CollectionNotFoundError as exc:
                     if not given or new:
                         raise
+                    if settings.collection == type(settings).model_fields["collection"].default:  # none named:
+                        raise ThreadError(no_thread_message(thread, similar)) from exc  # the id is what is wrong
                     hint = f" ({did_you_mean(similar)})" if similar else ""
                     raise CollectionNotFoundError(f"no thread '{thread}'{hint} to continue, and {exc}") from exc
             if given and known == new:  # a typo is not a silent new thread, nor --new a silent follow-up

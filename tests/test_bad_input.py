@@ -103,6 +103,10 @@ def test_ask_thread_with_an_unknown_id_is_an_error_unless_new(birds, data_dir):
     assert "no thread 'kea-conversatoin' to continue (did you mean kea-conversation?)" in line
     assert "leave --thread out to start a new thread, or add --new" in line
     assert not birds.has_thread("kea-conversatoin") and "thread: " not in typo.stderr  # nothing was started
+    unnamed = run_cli(data_dir, "ask", "And what does it eat?", "--thread", "kea-conversatoin", collection="default")
+    line = error_line(unnamed)  # no collection named (the default one is missing): the id is what is wrong
+    assert unnamed.returncode == ThreadError.exit_code and "no thread 'kea-conversatoin'" in line
+    assert "collection" not in line, line
 
     started = run_cli(data_dir, "ask", "What does the tui sound like?", "--thread", "my-tui", "--new", "--json")
     assert started.returncode == 0, started.stderr
