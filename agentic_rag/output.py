@@ -259,7 +259,9 @@ def print_ingest(report: IngestReport, collection: str, total: int | None, verbo
         + graph_summary(report)
     )
     if report.files and report.unchanged == report.files:
-        typer.echo(f"every file was already in collection '{collection}' with this content: nothing to add", err=True)
+        read = "every file read" if unread else "every file"
+        kept = "; chunks of the skipped files from an earlier ingest are kept" if unread else ""
+        typer.echo(f"{read} was already in collection '{collection}' with this content: nothing to add{kept}", err=True)
     if report.skipped or report.empty:
         counts = {**report.skipped_by_reason(), **({"empty": len(report.empty)} if report.empty else {})}
         typer.echo(

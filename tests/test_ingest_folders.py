@@ -43,8 +43,11 @@ def test_skipped_files_are_counted_by_reason_and_progress_is_logged(make_app, tm
     assert len(lines) == 7  # the start, one per file here, and the end once the last batch is written
     assert lines[-1] == "ingest: 5/5 files, 2 chunks added, 3 skipped"
     lines.clear()  # again: nothing changes at the end, so the last line is not repeated
-    ingest_files(app.services.writable_store(), [root], files, 500, 50, log=lines.append, log_every_s=0)
+    again = ingest_files(app.services.writable_store(), [root], files, 500, 50, log=lines.append, log_every_s=0)
     assert len(lines) == len(set(lines)) and lines[-1] == "ingest: 5/5 files, 0 chunks added, 3 skipped"
+    print_ingest(again, "c", 2)  # not "every file": three could not be read, and what they gave before stays
+    assert "every file read was already in collection 'c' with this content: nothing to add; chunks of the " \
+        "skipped files from an earlier ingest are kept" in capsys.readouterr().err  # fmt: skip
     print_ingest(report, "c", 2, verbose=True)
     err = capsys.readouterr().err
     assert "skipped 3 file(s): 1 not a readable .docx file, 1 unsupported file type '.svg', 1 unsupported" in err
