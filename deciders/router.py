@@ -131,11 +131,27 @@ _WHAT_ABOUT = re.compile(
 """An elliptical follow-up: "And what about maintenance_work_mem?" asks the previous question of another thing."""
 
 
+def _aligned_phrase(asked: str, other: str) -> tuple[int, int] | None:
+    """The (start, end) offsets in ``asked`` of the phrase ``other`` stands for in an elliptical
+    follow-up: as many words as it has, ending in its last word (its head noun: "the dev profile"
+    stands for "the release profile" in "What is the default opt-level of the release profile?");
+    ``None`` when ``asked`` does not say that word, or says ``other`` itself."""
+    head = other.split()[-1].lower()
+    words = list(re.finditer(r"[\w.$-]+", asked))
+    ends = [at for at, word in enumerate(words) if word.group().lower() == head]
+    if not ends or ends[-1] + 1 < len(other.split()):
+        return None
+    start, end = words[ends[-1] + 1 - len(other.split())].start(), words[ends[-1]].end()
+    return None if asked[start:end].lower() == other.lower() else (start, end)
+
+
 def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | None:
     """Rule-based resolution of follow-ups. An elliptical one ("And what about maintenance_work_mem?",
-    :data:`_WHAT_ABOUT`) is the previous question with its subject replaced by the thing named
-    ("What is the default value of maintenance_work_mem?"). Otherwise anaphora: replace the first
-    personal pronoun with the entity the previous turn was about. The previous answer records
+    :data:`_WHAT_ABOUT`) is the previous question with the phrase of the same head noun
+    (:func:`_aligned_phrase`: "the dev profile" for "the release profile"), else its subject,
+    replaced by the thing named ("What is the default value of maintenance_work_mem?").
+    Otherwise anaphora: replace the first personal pronoun with the entity the previous turn was
+    about. The previous answer records
     (``additional_kwargs``) its (standalone) ``question``, the question's ``subject``, its
     ``short_answer`` and the question's ``answer_type``: "he", "she" and "his" become the short
     answer when the question asked for a person, else the subject; "it", "they" and "its" become
@@ -148,8 +164,12 @@ def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | N
     about = _WHAT_ABOUT.match(question)
     record = previous[-1].additional_kwargs if previous else {}
     asked, subject = record.get("question"), record.get("subject")
-    if about and asked and subject and subject in asked and not PRONOUN.fullmatch(about["other"]):
-        return asked.replace(subject, about["other"].strip(), 1)
+    if about and asked and not PRONOUN.fullmatch(about["other"]):
+        other = about["other"].strip()
+        if aligned := _aligned_phrase(asked, other):
+            return asked[: aligned[0]] + other + asked[aligned[1] :]
+        if subject and subject in asked:
+            return asked.replace(subject, other, 1)
     match = PRONOUN.search(question)
     if not match or not conversation:
         return None

@@ -109,6 +109,11 @@ def test_what_about_asks_the_previous_question_of_another_thing():
         contextualize("What about it?", conversation) != "What is the default value of it?"
     )  # a pronoun names nothing
     assert contextualize("What about maintenance_work_mem?", []) is None  # no earlier turn
+    record = {"question": "What is the default opt-level of the release profile?", "subject": "default"}
+    profiles = [HumanMessage(record["question"]), AIMessage("It is 3. [1]", additional_kwargs=record)]
+    assert contextualize("and what about the dev profile?", profiles) == (  # the phrase of the same head noun
+        "What is the default opt-level of the dev profile?"
+    )
 
 
 def test_he_is_the_short_answer_when_the_previous_question_asked_for_a_person():
