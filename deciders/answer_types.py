@@ -169,11 +169,12 @@ by … born where?") is part of the question, not a statement before it."""
 
 
 def asking_sentence(question: str) -> str:
-    """The sentence of ``question`` that asks: its first one ending in "?" when statements set the
-    scene first ("I locked an account with passwd -l. Does that also keep him out …?"; a second
-    question elaborates the first), else the whole text (sentences by :func:`core.text.sentences`)."""
+    """The sentence of ``question`` that asks: its last one ending in "?" when statements (or a
+    question of their own: "Where do we start?") set the scene first ("I locked an account with
+    passwd -l. Does that also keep him out …?"), else the whole text (sentences by
+    :func:`core.text.sentences`)."""
     said = sentences(question)
-    asking = next((at for at, s in enumerate(said) if s.rstrip().endswith("?")), 0)
+    asking = max((at for at, s in enumerate(said) if s.rstrip().endswith("?")), default=0)
     scene = " ".join(said[:asking]).split()
     return said[asking].strip() if len(scene) >= SCENE_WORDS else question.strip()
 

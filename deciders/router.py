@@ -17,6 +17,7 @@ from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
 from core.text import STOPWORDS, exact_names, identifiers, names, strip_qualifier
+from deciders.answer_types import asking_sentence
 from deciders.lexicon import (
     ASKED_ABOUT,
     CITATION_MARK,
@@ -202,7 +203,11 @@ def classify_complexity(question: str) -> tuple[Complexity, str]:
     relations outside the names ("of", a possessive, a relative clause after the first word).
     ``multi`` for a comparison naming two or more things, two or more relations ("the spouse
     *of* the actress *who* played …"), or one relation in a question naming two or more
-    things or longer than 14 words; otherwise ``single``. Returns (label, the features seen)."""
+    things or longer than 14 words; otherwise ``single``. Read from the question's
+    :func:`deciders.answer_types.asking_sentence`: the names of a scene set before it ("We run
+    Postgres behind Django. What is the default of work_mem?") are not what it asks of. Returns
+    (label, the features seen)."""
+    question = asking_sentence(question)
     found = names(question)
     outside = question
     for name in found:  # a possessive stays outside: "Anna Benson's husband" is a relation

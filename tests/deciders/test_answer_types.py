@@ -62,7 +62,8 @@ from deciders.spans import spans
         # the question after statements setting its scene, not the statements, names the type
         ("I locked an account with passwd -l. Does that also keep out SSH keys?", "yes_no"),
         ("Our NIC was renamed after the upgrade. Will the old name come back?", "yes_no"),
-        ("The port is taken. Does it retry? Which port does it try next?", "yes_no"),  # the first question
+        ("We watch it with Grafana. Where do we start? What is the default of work_mem?", "default"),  # the last
+        ("Does a timestamptz keep its zone? How is it stored?", "yes_no"),  # the last names no type: the whole text
         ("Can I run VACUUM FULL inside a BEGIN ... COMMIT block?", "yes_no"),  # cut at "...": the whole text
     ],
 )
