@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Literal, Mapping, Protocol, Sequence
 
@@ -34,6 +35,11 @@ GenerationMode = Literal["answer", "caveat", "direct"]
 CHAIN_SENTENCES = 3
 """Most sentences a multi-hop answer cites: its best and the links it names (HotpotQA's chains
 are two hops, MuSiQue's up to four; three keeps an answer short)."""
+
+COMPLETING_WEIGHT = 0.5
+"""Least IDF, as a share of the question's rarest term's, of the unsaid term a one-hop answer cites
+another page for (:func:`completing`): a name asked through ("Corliss Archer"), not a common word
+("value")."""
 
 NO_ANSWER = "The documents do not"
 """How every model-free statement of absence begins (the grounding check skips them)."""
@@ -181,7 +187,7 @@ class ExtractiveGenerator:
         if mode == "answer" and not request.absent_terms and (verdict := compare(question, evidence)):
             return compared(verdict, confidence)
         if mode == "answer" and ranked and not request.absent_terms and confidence >= self.reader.decline_below:
-            chosen = chosen_sentences(question, ranked)
+            chosen = chosen_sentences(question, ranked, request.term_weights)
             text, cited = cite(chosen)
             short = headline(kind, chosen, question, request.term_weights, evidence, self.reader)
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=confidence)
@@ -195,7 +201,9 @@ class ExtractiveGenerator:
         return Answer(text, cited, MODEL_FREE, abstained=True, support=0.0 if never else confidence)
 
 
-def chosen_sentences(question: str, ranked: Sequence[Candidate]) -> list[Candidate]:
+def chosen_sentences(
+    question: str, ranked: Sequence[Candidate], weights: Mapping[str, float] | None = None
+) -> list[Candidate]:
     """The sentences an answer cites: the reader's best of ``ranked`` (best first; a heading line
     gives way to the sentence it heads), the best sentence of the chunk whose mention led a graph
     hop to it, and for a chain — :func:`deciders.router.classify_complexity` says ``multi``, or a
@@ -218,7 +226,7 @@ def chosen_sentences(question: str, ranked: Sequence[Candidate]) -> list[Candida
             break
         chosen.append(link)
     if not chain and chosen:
-        chosen += completing(question, chosen, ranked)
+        chosen += completing(question, chosen, ranked, weights or {})
     return chosen
 
 
@@ -227,15 +235,24 @@ def _said(candidate: Candidate) -> frozenset[str]:
     return term_set(f"{candidate.chunk.get('title', '')} {candidate.context or ''} {candidate.sentence}")
 
 
-def completing(question: str, chosen: Sequence[Candidate], ranked: Sequence[Candidate]) -> list[Candidate]:
-    """The best-ranked sentence of ``ranked`` from a page none of ``chosen`` is on that says a
-    question term ``chosen`` leaves unsaid (as a list of one; empty when there is none): the
+def completing(
+    question: str, chosen: Sequence[Candidate], ranked: Sequence[Candidate], weights: Mapping[str, float]
+) -> list[Candidate]:
+    """The best-ranked sentence of ``ranked`` from a page none of ``chosen`` is on that says the
+    question term ``chosen`` leaves unsaid — the rarest one by its IDF in ``weights``, when that is
+    at least :data:`COMPLETING_WEIGHT` of the rarest question term's (any, without weights) — as a
+    list of one; empty when there is none (a term no chunk holds has the highest IDF, so a question
+    whose unsaid part the documents lack gets no second page). The
     question's other part, on another page — a bridge question the complexity classifier took
     for one hop ("What position was held by the woman who portrayed Corliss Archer?") is answered
     on one page and asked through another. Greedy coverage of the question's terms, as in
     extractive multi-document summarisation (Gillick & Favre 2009). Measured on HotpotQA dev 200:
     both supporting passages cited 0.600 → 0.630, the gold answer in the answer 0.655 → 0.680."""
     missing = term_set(question) - frozenset().union(*map(_said, chosen))
+    if weights and missing:
+        rarest = max(sorted(missing), key=lambda term: weights.get(term, math.inf))
+        heaviest = max(weights.values(), default=0.0)
+        missing = {rarest} if weights.get(rarest, math.inf) >= COMPLETING_WEIGHT * heaviest else set()
     pages = {c.chunk.get("title") for c in chosen}
     return next(([c] for c in ranked if c.chunk.get("title") not in pages and _said(c) & missing), [])
 

@@ -58,7 +58,7 @@ def span_question(question, weights: np.ndarray) -> SpanQuestion | None:
         ),
         key=lambda c: -c.score,
     )
-    chosen = chosen_sentences(question.text, ranked)
+    chosen = chosen_sentences(question.text, ranked, question.weights)
     found, rows = span_features(question.kind, chosen, question.text, question.weights, question.chunks)
     aliases = {a.strip().lower() for a in question.answers}
     f1 = np.asarray([token_f1(s, question.answers) for s in found])

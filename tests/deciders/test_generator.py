@@ -105,8 +105,11 @@ def test_a_question_term_the_answer_leaves_unsaid_is_cited_from_another_page():
     club = said(REVS, "Donnie Smith joined them in 2014.")
     same_page = said(DONNIE, "He is an American soccer player.")
     question = "Which league does the player who joined the Revolution play in?"
-    assert completing(question, [answer], [answer, same_page, club]) == [club]  # "joined", "revolution"
-    assert completing("Which league does Donnie Smith play in?", [answer], [answer, club]) == []  # all said
+    weights = {"leagu": 2.0, "player": 1.0, "join": 1.5, "revolut": 3.0, "play": 1.0}
+    assert completing(question, [answer], [answer, same_page, club], weights) == [club]  # "revolution"
+    assert completing("Which league does Donnie Smith play in?", [answer], [answer, club], {}) == []  # all said
+    common = {**weights, "revolut": 0.5, "join": 0.5}  # only words too common to be what is asked through
+    assert completing(question, [answer], [answer, same_page, club], common) == []
 
 
 def test_abstains_when_no_sentence_supports_the_question_and_names_what_is_never_mentioned():
