@@ -29,8 +29,11 @@ def thread_line(row: dict) -> str:
 
 
 def similar_ids(known_ids: list[str], thread_id: str) -> list[str]:
-    """The existing thread ids closest to ``thread_id`` (difflib, at most two): what a typo meant."""
-    return difflib.get_close_matches(thread_id, known_ids, n=2, cutoff=0.75)
+    """The existing thread ids closest to ``thread_id`` (difflib's similarity, at most two): what a
+    typo meant. The least similarity is 0.75, or what one wrong character leaves of a shorter id
+    (``t2`` for ``t1``: 0.5)."""
+    cutoff = min(0.75, 1 - 1 / max(len(thread_id), 2))
+    return difflib.get_close_matches(thread_id, known_ids, n=2, cutoff=cutoff)
 
 
 def did_you_mean(similar: list[str]) -> str:

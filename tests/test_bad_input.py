@@ -96,6 +96,7 @@ def test_ask_thread_with_an_unknown_id_is_an_error_unless_new(birds, data_dir):
     without the conversation; now an error naming the closest ids, and ``--new`` starts a thread
     under an id of one's choosing (an error if it exists)."""
     asked = birds.ask("Where does the kea live?", thread_id="kea-conversation")
+    birds.ask("Where does the kea nest?", thread_id="k1")
     assert asked["citations"]
     typo = run_cli(data_dir, "ask", "And what does it eat?", "--thread", "kea-conversatoin")
     assert typo.returncode == ThreadError.exit_code
@@ -107,6 +108,8 @@ def test_ask_thread_with_an_unknown_id_is_an_error_unless_new(birds, data_dir):
     line = error_line(unnamed)  # no collection named (the default one is missing): the id is what is wrong
     assert unnamed.returncode == ThreadError.exit_code and "no thread 'kea-conversatoin'" in line
     assert "collection" not in line, line
+    short = run_cli(data_dir, "ask", "And what does it eat?", "--thread", "k2")  # one character off a short id
+    assert short.returncode == ThreadError.exit_code and "did you mean k1?" in error_line(short)
 
     started = run_cli(data_dir, "ask", "What does the tui sound like?", "--thread", "my-tui", "--new", "--json")
     assert started.returncode == 0, started.stderr
