@@ -137,13 +137,13 @@ def _aligned_phrase(asked: str, other: str) -> tuple[int, int] | None:
     follow-up: as many words as it has, ending in its last word (its head noun: "the dev profile"
     stands for "the release profile" in "What is the default opt-level of the release profile?");
     ``None`` when ``asked`` does not say that word, or says ``other`` itself."""
-    head = other.split()[-1].lower()
+    length, head = len(other.split()), other.split()[-1].lower()
     words = list(re.finditer(r"[\w.$-]+", asked))
-    ends = [at for at, word in enumerate(words) if word.group().lower() == head]
-    if not ends or ends[-1] + 1 < len(other.split()):
+    end = max((at for at, word in enumerate(words) if word.group().lower() == head), default=-1)
+    if end + 1 < length:  # not said, or said too early for the phrase to fit
         return None
-    start, end = words[ends[-1] + 1 - len(other.split())].start(), words[ends[-1]].end()
-    return None if asked[start:end].lower() == other.lower() else (start, end)
+    start, stop = words[end + 1 - length].start(), words[end].end()
+    return None if asked[start:stop].lower() == other.lower() else (start, stop)
 
 
 def contextualize(question: str, conversation: Sequence[BaseMessage]) -> str | None:

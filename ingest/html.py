@@ -164,11 +164,12 @@ def page_title(tree: LexborHTMLParser) -> str | None:
     if element is None:
         return None
     title = _SITE_SUFFIX.sub("", _SPACE.sub(" ", element.text(deep=True)).strip())
-    parts = _TITLE_SEPARATOR.split(title)
-    if len(parts) > 1 and len(parts[-1].split()) >= 2:
+    last = ([None, *_TITLE_SEPARATOR.finditer(title)])[-1]  # the last separator: what follows names the site
+    site = title[last.end() :] if last else ""
+    if len(site.split()) >= 2:
         named = tree.css("h1, a:not([href^='#'])")  # an in-page link names a section of the page, not the site
-        if parts[-1] in {_SPACE.sub(" ", node.text(deep=True)).strip() for node in named}:
-            return title[: title.rindex(parts[-1])].rstrip(" -—–|·")
+        if site in {_SPACE.sub(" ", node.text(deep=True)).strip() for node in named}:
+            return title[: last.start()]
     return title or None
 
 
