@@ -35,7 +35,7 @@ from evaluation.pgdocs import corpus_collection
 from evaluation.scoring import answer_fields
 from graph.context import RunContext
 from graph.policy import generation_plan
-from ingest.loaders import Source
+from ingest.loaders import QA_READER, Source
 from store.chunks import chunk_id
 
 AGENTIC_MODES: dict[str, dict] = {
@@ -169,7 +169,7 @@ class EvalRun:
         paragraphs = corpus(self.items if self.config.limit is None else load_dataset(self.path, self.config.format))
         chunks = [Document(page_content=text, metadata={"title": title, "chunk_index": i})
                   for i, (title, text) in enumerate(paragraphs)]  # fmt: skip
-        digest = hashlib.sha256(self.path.read_bytes()).hexdigest()
+        digest = hashlib.sha256(self.path.read_bytes() + QA_READER.encode()).hexdigest()
         self.app.ingest_sources([Source(self.source_key, digest, chunks)])
         return self.app.services.store.count()
 

@@ -13,6 +13,7 @@ from ingest.loaders import (
     detect_qa_format,
     iter_files,
     load_file,
+    qa_paragraphs,
 )
 from ingest.parallel import load_files
 from tests.conftest import read_jsonl
@@ -136,6 +137,15 @@ def test_office_documents_and_text_in_other_encodings_are_read(tmp_path):
 )
 def test_qa_format_detection(dataset, fmt):
     assert detect_qa_format(read_jsonl(dataset)[0]) == fmt
+
+
+def test_a_paragraphs_sentences_are_joined_with_one_space_whether_or_not_they_carry_it():
+    hotpot = {"context": [["Arthur's Magazine", ["It was a periodical.", " It was edited by T.S. Arthur."]]]}
+    two_wiki = {"context": [["Ole Selberg", ["He was an educator.", "He was born in Flora."]]]}
+    assert list(qa_paragraphs(hotpot, "hotpotqa")) == [
+        ("Arthur's Magazine", "It was a periodical. It was edited by T.S. Arthur.")
+    ]
+    assert list(qa_paragraphs(two_wiki, "hotpotqa")) == [("Ole Selberg", "He was an educator. He was born in Flora.")]
 
 
 @pytest.mark.parametrize(
