@@ -31,9 +31,12 @@ _TOKEN = re.compile(inspect.signature(bm25s.tokenize).parameters["token_pattern"
 # quoted title, not an option's letters ("-Fc"). Used to find entities that evidence mentions and a question lacks.
 _NAME = re.compile(
     r"\"([^\"]{3,60})\"|"
-    r"(?<![\s(\[]-)((?:[A-Z]\.|[A-Z][\w'’-]*)(?:\s+(?:(?:of|the|de|da|du|von|van|del|la|le)\s+)?(?:[A-Z]\.|[A-Z][\w'’-]*|\d+\b))*)"
+    r"(?<![\s(\[]-)((?:(?:[A-Z]\.)+|[A-Z][\w'’-]*)"
+    r"(?:(?:\s+(?:(?:of|the|de|da|du|von|van|del|la|le)\s+)?|\s+&\s+)(?:(?:[A-Z]\.)+|[A-Z][\w'’-]*|\d+\b))*)"
 )
 
+_INITIALS = re.compile(r"(?:^|\s)(?:[A-Z]\.){2,}$")
+"""A name ending in an initialism ("U.S.", "Washington, D.C."): its last dot is part of it."""
 
 MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 """An English month's name (a pattern): a name holding one is a date."""
@@ -220,7 +223,8 @@ def names(text: str) -> list[str]:
     """
     found: list[str] = []
     for match in _NAME.finditer(text):
-        raw = (match.group(1) or match.group(2) or "").strip(" .,'’-")
+        raw = (match.group(1) or match.group(2) or "").strip(" ,'’-")
+        raw = raw if _INITIALS.search(raw) else raw.rstrip(" .,'’-")  # "the U.S." keeps its last dot
         start = match.start()
         sentence_start = start == 0 or text[max(0, start - 2) : start].strip() in {".", "!", "?", ""}
         sentence_start = sentence_start or ("→" in text and bool(_DESCRIBED.search(text, 0, start)))

@@ -210,3 +210,10 @@ def test_multiword_names_are_runs_of_capitalised_words_not_keywords_nor_a_senten
 def test_a_span_loses_the_sentences_full_stop_but_not_an_abbreviations():
     assert tidy_span("0.") == "0" and tidy_span("the default.") == "the default"
     assert tidy_span("U.S.") == "U.S." and tidy_span("Python 3.11.") == "Python 3.11."
+
+
+def test_names_keep_initialisms_and_ampersands_whole():
+    assert names("a sitcom set on a U.S. Army post") == ["U.S. Army"]
+    assert names("It was edited by T.S. Arthur.") == ["T.S. Arthur"]
+    assert names("He played for Atlanta United in the U.S.") == ["Atlanta United", "U.S."]
+    assert names("He is CEO of Mitchells & Butlers, which runs pubs.") == ["CEO of Mitchells & Butlers"]
