@@ -232,14 +232,24 @@ def options(question: str) -> list[str]:
     side of its last " or "; empty when it offers no choice of two names."""
     if match := CHOICE.match(question.strip()):
         found = [o.strip() for o in match["options"].split(",") if o.strip()] + [match["last"].strip()]
-        return [ARTICLE.sub("", o) for o in found]
+        return [_option(o) for o in found]
     if " or " not in question:
         return []
     split = question.rindex(" or ")
-    found = [(question.find(name), name) for name in names(question)]
-    before = [name for at, name in found if 0 <= at < split]
+    # a name at the question's start holds its opening word ("Is Baiyin or Xinghua …?"): not the option's
+    found = [
+        (at, name.split(None, 1)[-1] if at == 0 else name)
+        for name in names(question)
+        if (at := question.find(name)) >= 0
+    ]
+    before = [name for at, name in found if at < split]
     after = [name for at, name in found if at > split]
-    return [before[-1], after[0]] if before and after else []
+    return [_option(before[-1]), _option(after[0])] if before and after else []
+
+
+def _option(text: str) -> str:
+    """An option as named, without the quotes, commas and article around it."""
+    return ARTICLE.sub("", text.strip(" \"'“”,"))
 
 
 def head_noun(question: str) -> str | None:

@@ -22,6 +22,7 @@ from core.text import sentences
 from deciders.answer_types import options
 from deciders.chunks import HopChunk
 from deciders.lexicon import LARGEST, LARGEST_DATE, SMALLEST, SMALLEST_DATE
+from deciders.reader import Candidate
 from deciders.spans import SPAN_PATTERNS, spans
 
 _YEAR = re.compile(r"\b(\d{3,4})\b")
@@ -110,3 +111,21 @@ def compare(question: str, evidence: Sequence[HopChunk]) -> Comparison | None:
         values.append(found)
     pick = max if largest else min
     return Comparison(pick(values, key=lambda v: v[1])[0], values)
+
+
+def chosen_option(question: str, ranked: Sequence[Candidate]) -> str | None:
+    """The option of a choice question ("Which is a comedy film, The Million Dollar Duck or Don
+    Quixote?") that the reader's best candidate naming exactly one option names (in its sentence
+    or its chunk's title); ``None`` when the question offers no options or no candidate names one
+    alone. A choice's answer is one of its options: the reader ranks the evidence, this reads off
+    which option the best of it is about."""
+    choices = options(question)
+    if len(choices) < 2:
+        return None
+    patterns = [(choice, _whole_word(choice)) for choice in choices]
+    for candidate in ranked:
+        text = f"{candidate.chunk.get('title', '')} {candidate.sentence}"
+        named = [choice for choice, pattern in patterns if pattern.search(text)]
+        if len(named) == 1:
+            return named[0]
+    return None

@@ -280,6 +280,16 @@ def test_a_yes_or_no_about_a_default_compares_the_default_found():
     assert yes.short_answer == "Yes"
 
 
+def test_a_choice_is_answered_with_the_option_its_best_evidence_names():
+    duck = chunk("duck", "The Million Dollar Duck", "The Million Dollar Duck is a 1971 American comedy film.")
+    quixote = chunk("quixote", "Don Quixote", "Don Quixote is a Spanish novel by Miguel de Cervantes.")
+    generator = ExtractiveGenerator()
+    for question in ("Which is a comedy film, The Million Dollar Duck or Don Quixote?",
+                     "Is The Million Dollar Duck or Don Quixote a comedy film?"):  # fmt: skip
+        answer = generator.generate(AnswerRequest(question, [quixote, duck], "answer"))
+        assert answer.short_answer == "Million Dollar Duck", question
+
+
 def test_a_how_tos_command_is_read_from_its_best_sentence_not_an_example_after_it():
     question = "How do I see the execution plan of a query along with actual run times?"  # long: "multi"
     idf = {"see": 1.5, "execut": 1.9, "plan": 2.8, "queri": 1.5, "along": 4.9, "actual": 2.5, "run": 2.1, "time": 1.8}
