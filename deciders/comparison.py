@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from core.text import sentences
-from deciders.answer_types import options
+from core.text import sentences, strip_qualifier
+from deciders.answer_types import ARTICLE, options
 from deciders.chunks import HopChunk
 from deciders.lexicon import LARGEST, LARGEST_DATE, SMALLEST, SMALLEST_DATE
 from deciders.reader import Candidate
@@ -43,6 +43,12 @@ def _whole_word(text: str) -> re.Pattern:
     """``text`` as a whole word or phrase, case-insensitively, and not the start of a longer name
     ("Richard Llewellyn" is not in "Richard Llewellyn Williams", another man)."""
     return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)(?!\s+(?-i:[A-Z]))", re.IGNORECASE)
+
+
+def _page_key(title: str, qualified: bool = False) -> str:
+    """A page title as an option would name it: lower case, no article; with ``qualified``, also
+    without its qualifier ("CKY (band)" → "cky")."""
+    return ARTICLE.sub("", strip_qualifier(title) if qualified else title).lower()
 
 
 def _value(sentence: str, dates: bool) -> float | None:
@@ -87,7 +93,12 @@ def compare(question: str, evidence: Sequence[HopChunk]) -> Comparison | None:
             if (value := _value(row[after:], dates)) is not None:
                 found = (choice, value, row, chunk)
                 break
-        for chunk in evidence if found is None else ():
+        # the option's own page first ("Third Eye Blind", then "Third Eye Blind (album)"): it states its values
+        own = sorted(
+            evidence,
+            key=lambda c: (_page_key(c["title"]) != choice.lower(), _page_key(c["title"], True) != choice.lower()),
+        )
+        for chunk in own if found is None else ():
             titled = bool(named.search(chunk["title"]))
             in_title = titled
             for sentence in sentences(chunk["text"]):

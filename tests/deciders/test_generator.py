@@ -290,6 +290,18 @@ def test_a_choice_is_answered_with_the_option_its_best_evidence_names():
         assert answer.short_answer == "Million Dollar Duck", question
 
 
+def test_a_comparison_reads_each_options_value_from_its_own_page_first():
+    album = chunk(
+        "album", "Third Eye Blind (album)", "Third Eye Blind is the debut album by Third Eye Blind, released in 1997."
+    )
+    band = chunk("band", "Third Eye Blind", "Third Eye Blind is an American rock band formed in 1993.")
+    puppies = chunk("puppies", "Sick Puppies", "Sick Puppies is an Australian rock band formed in 1997.")
+    question = "Which band was formed first, Sick Puppies or Third Eye Blind?"
+    answer = ExtractiveGenerator().generate(AnswerRequest(question, [album, puppies, band], "answer"))
+    assert answer.short_answer == "Third Eye Blind"
+    assert {cid for _, cid in answer.cited} == {"puppies", "band"}
+
+
 def test_a_how_tos_command_is_read_from_its_best_sentence_not_an_example_after_it():
     question = "How do I see the execution plan of a query along with actual run times?"  # long: "multi"
     idf = {"see": 1.5, "execut": 1.9, "plan": 2.8, "queri": 1.5, "along": 4.9, "actual": 2.5, "run": 2.1, "time": 1.8}
