@@ -112,8 +112,9 @@ def stream_printer() -> Callable[[str, object], None]:
 
 def doubt(result: dict) -> str:
     """What follows the printed short answer when its confidence is below the level to trust
-    (:func:`deciders.reader.trust_level`): " (unsure: confidence 0.40, below 0.85)", or without the level
-    when the reader has none (no confidence was right 90 % of the time on manuals held out); else nothing."""
+    (:func:`deciders.reader.trust_level`): " (unsure: confidence 0.40, below 0.85)", or, when the reader
+    has no such level (no confidence was right 90 % of the time on manuals held out), the confidence and
+    that fact — a confidence of 1.00 is then no promise; else nothing."""
     from deciders.reader import trust_level
 
     confidence, trust = result.get("confidence"), trust_level()
@@ -122,7 +123,7 @@ def doubt(result: dict) -> str:
     return (
         f" (unsure: confidence {confidence:.2f}, below {trust})"
         if trust <= 1
-        else f" (unsure: confidence {confidence:.2f})"
+        else f" (unsure: confidence {confidence:.2f}, but no level was right 90 % of the time on held-out manuals)"
     )
 
 

@@ -442,6 +442,14 @@ def test_a_short_answer_below_the_level_to_trust_is_printed_as_unsure(trust_at_0
     assert doubt({"confidence": 0.8}) == "" and doubt({"confidence": None}) == ""  # trusted; a direct reply
 
 
+def test_a_confident_answer_of_a_reader_with_no_trust_level_says_the_level_is_missing(monkeypatch):
+    from agentic_rag.output import doubt
+
+    monkeypatch.setattr("deciders.reader.trust_level", lambda: 1.01)  # no level held 90 % held out
+    said = doubt({"confidence": 1.0})
+    assert said == " (unsure: confidence 1.00, but no level was right 90 % of the time on held-out manuals)"
+
+
 def test_an_answer_without_a_short_answer_says_its_passages_are_the_answer(trust_at_0_7):
     from agentic_rag.output import answer_line
 
