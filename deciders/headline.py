@@ -80,7 +80,7 @@ def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
         if stems[i] != (noun,):
             continue
         end = i + 1
-        while end < len(tokens) and tokens[end].group(0)[:1].isupper() and not set(stems[end]) & asked:
+        while end < len(tokens) and not set(stems[end]) & asked and _in_name(tokens, end, i + 1):
             end += 1
         if token.group(0)[:1].isupper():  # the noun inside a name: the whole name ("Major League Soccer")
             start = i
@@ -94,6 +94,13 @@ def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
             start -= 1
         return tidy_span(sentence[tokens[start].start() : token.end()]) if start < i else None
     return None
+
+
+def _in_name(tokens: list[re.Match], k: int, start: int) -> bool:
+    """Whether token ``k`` continues a name begun at ``start``: a capitalised word, or an "&"
+    between two ("Smith & Jones Records")."""
+    word = tokens[k].group(0)
+    return word[:1].isupper() or (word == "&" and start < k < len(tokens) - 1 and tokens[k + 1].group(0)[:1].isupper())
 
 
 def _words(text: str) -> set[str]:

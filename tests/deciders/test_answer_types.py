@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deciders.answer_types import default_check, default_measure, expected_type, self_contained_question
+from deciders.headline import noun_phrase
 from deciders.lexicon import spaced_names
 from deciders.spans import spans
 
@@ -505,3 +506,9 @@ def test_an_operator_asked_for_is_a_command_and_its_span_the_symbol_between_oper
     row = "| json ->> text → text jsonb ->> text → text Extracts JSON object field with the given key, as text."
     assert spans(row, "command", asked)[0] == "->>"
     assert "=" not in spans("Set x = 1 to enable it.", "command", "How do I enable it?")  # no operator asked
+
+
+def test_the_name_after_an_asked_noun_runs_across_an_ampersand():
+    sentence = "Blue Harbour Nights was released in 1999 by the label Smith & Jones Records."
+    assert noun_phrase(sentence, "label", "Which label released Blue Harbour Nights?") == "Smith & Jones Records"
+    assert noun_phrase("Sold by the label & others.", "label", "Which label sold it?") is None
