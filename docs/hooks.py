@@ -217,6 +217,12 @@ def _pooled_reader() -> dict:
         "answerable": answerable,
         "right": weighted("right", "answerable", answerable),
         "trusted_share": weighted("trusted_share", "answerable", answerable),
+        "trusted_precision": (
+            sum((s.get("trusted_precision") or 0) * (s.get("trusted_share") or 0) * s["answerable"] for s in scores)
+            / trusted
+            if (trusted := sum((s.get("trusted_share") or 0) * (s.get("answerable") or 0) for s in scores))
+            else None
+        ),
         "declined": weighted("declined_unanswerable", "unanswerable", unanswerable),
         "false_decline": weighted("false_decline", "answerable", answerable),
     }
@@ -334,7 +340,10 @@ def summary_table() -> str:
         rows.append(f"| answerable questions answered right | {reader['right']:.2f} | {source} |")
         rows.append(f"| unanswerable questions declined | {reader['declined']:.2f} | {source} |")
         rows.append(f"| answerable questions wrongly declined | {reader['false_decline']:.2f} | {source} |")
-        rows.append(f'| answers shown as "trust it" | {reader["trusted_share"]:.2f} | {source} |')
+        precision = f" ({reader['trusted_precision']:.2f} of them right)" if reader["trusted_precision"] else ""
+        rows.append(
+            f'| answers shown as "trust it" by its fold model | {reader["trusted_share"]:.2f}{precision} | {source} |'
+        )
     sizes, source = _scale().get("sizes", []), "`bench/results/scale.json`"
     for r in [r for r in sizes if r["chunks"] == 100_000 and r is not sizes[-1]] + sizes[-1:]:
         load = f"({r['date'][:10]}, load {r['loadavg_start'][0]:.1f} on {_scale().get('cpus')} cores)"
