@@ -5,7 +5,10 @@ Dataset for Open-Domain Question Answering"; a linear scorer fitted with a listw
 Cao et al. 2007): every sentence of the evidence chunks is a candidate, described by general
 features that name no corpus — IDF-weighted overlap with the question (in the sentence, with its
 preceding sentence, in its chunk's title), soft word matches and dense similarity, whether it holds a span of the
-expected answer type, its chunk's retrieval rank and grader relevance, its position and length —
+expected answer type, its chunk's retrieval rank and grader relevance, its position and length,
+whether the entry it falls under (a definition list's term) names the code name the question asks
+about or another one ("autovacuum_work_mem (integer) … It defaults to -1, indicating that the value
+of maintenance_work_mem should be used" answers nothing about maintenance_work_mem) —
 and a fitted linear model scores it. The best candidate's probability, mapped through an
 isotonic calibration fitted on manuals held out of the fit, is the answer's confidence.
 
@@ -26,7 +29,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from core.text import content_words, is_heading, sentences, term_set, terms
+from core.text import content_words, exact_names, is_heading, sentences, term_set, terms
 from deciders.answer_types import UNTYPED, AnswerType
 from deciders.chunks import HopChunk
 from deciders.spans import spans
@@ -61,6 +64,8 @@ FEATURES = (
     "short",
     "heading",
     "table_row",
+    "entry_same",
+    "entry_other",
 )
 """Feature names, in the order of a feature vector. None is the same for every candidate of a
 question, nor such a feature's shift by a per-question constant (a gap to the question's best): the
@@ -247,6 +252,7 @@ def featurize(
     pairs = {(a, b) for a, b in zip(asked, asked[1:], strict=False) if a != b}
     heaviest = max(weights.values(), default=0.0)
     focus = {t for t, w in weights.items() if w == heaviest}
+    named = {n.lower() for n in exact_names(question)}
     found: list[tuple[str, HopChunk, str | None, str | None, int, int]] = []
     seen: set[str] = set()
     for rank, chunk in enumerate(evidence):
@@ -275,6 +281,7 @@ def featurize(
         near = own | term_set(context or "")
         title = term_set(chunk.get("title", ""))
         head = term_set(heading or "")
+        entry = {n.lower() for n in exact_names(heading or "")}  # the entry it falls under names these
         typed = tuple(spans(sentence, kind, question)) if kind not in UNTYPED | {"yes_no"} else ()
         words = len(sentence.split())
         support = _share(near | title | head, weights, total)
@@ -306,6 +313,8 @@ def featurize(
                 float(words < 4),
                 float(is_heading(sentence)),
                 float(sentence.startswith("|")),
+                float(bool(entry & named)),
+                float(bool(named) and bool(entry) and not entry & named),
             ]
         )
     matrix = np.asarray(rows, dtype=float)

@@ -67,6 +67,23 @@ def test_a_heading_that_says_the_question_terms_is_shown_as_the_context():
     assert value.spans == ("5432",)
 
 
+def test_a_sentence_under_another_entry_than_the_one_asked_about_is_marked_so():
+    question = "What is the default value of maintenance_work_mem?"
+    text = (
+        "maintenance_work_mem (integer)\n\nSpecifies the memory used by maintenance operations. "
+        "It defaults to 64 megabytes (64MB).\n\nautovacuum_work_mem (integer)\n\nSpecifies the memory "
+        "used by each autovacuum worker process. It defaults to -1, indicating that the value of "
+        "maintenance_work_mem should be used instead."
+    )
+    entries = {"chunk_id": "mem", "text": text, "source": "s", "title": "Resource Consumption", "score": 1.0}
+    candidates, rows = featurize(question, "default", [entries], {t: 2.0 for t in terms(question)})
+    same, other = FEATURES.index("entry_same"), FEATURES.index("entry_other")
+    own = next(i for i, c in enumerate(candidates) if "64MB" in c.sentence)
+    neighbour = next(i for i, c in enumerate(candidates) if "-1" in c.sentence)
+    assert (rows[own, same], rows[own, other]) == (1.0, 0.0)
+    assert (rows[neighbour, same], rows[neighbour, other]) == (0.0, 1.0)
+
+
 def test_the_best_scored_sentence_is_the_answer_with_its_mark_and_the_calibrated_support():
     answer = ExtractiveGenerator(reader=lexical_model()).generate(
         AnswerRequest(QUESTION, [DONNIE, REVS], "answer", term_weights=WEIGHTS)
