@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import IngestError
-from ingest.loaders import detect_qa_format, qa_paragraphs
+from ingest.qa_jsonl import detect_qa_format, qa_paragraphs
 
 FORMATS = ("hotpotqa", "musique", "squad", "pgdocs")
 

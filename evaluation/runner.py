@@ -35,7 +35,8 @@ from evaluation.pgdocs import corpus_collection
 from evaluation.scoring import answer_fields
 from graph.context import RunContext
 from graph.policy import generation_plan
-from ingest.loaders import QA_READER, Source
+from ingest.loaders import Source
+from ingest.qa_jsonl import READER as QA_READER
 from store.chunks import chunk_id
 
 AGENTIC_MODES: dict[str, dict] = {

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import json
 import os
 import re
 from dataclasses import dataclass
@@ -30,6 +29,8 @@ from pathspec import GitIgnoreSpec
 from ingest.html import READER as HTML_READER
 from ingest.html import extract_main_text
 from ingest.office import OFFICE_SUFFIXES, read_office
+from ingest.qa_jsonl import READER as QA_READER
+from ingest.qa_jsonl import read_qa_jsonl
 
 TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".jsonl", *OFFICE_SUFFIXES}
 IGNORE_FILE = ".ragignore"
@@ -224,50 +225,6 @@ def _markdown_title(text: str, default: str) -> str:
     return default
 
 
-def detect_qa_format(first_record: dict) -> str | None:
-    """``hotpotqa`` (also 2WikiMultihopQA), ``musique``, or ``None`` for other JSON."""
-    if "context" in first_record and "supporting_facts" in first_record:
-        return "hotpotqa"
-    if "paragraphs" in first_record and "question_decomposition" in first_record:
-        return "musique"
-    return None
-
-
-def qa_paragraphs(record: dict, fmt: str) -> Iterator[tuple[str, str]]:
-    """(title, text) of every paragraph of one QA record, in the record's order. A paragraph's
-    sentences are joined by one space: HotpotQA's carry their own leading space, but
-    2WikiMultihopQA's do not ("… educator." "He was born …" must not become "educator.He")."""
-    if fmt == "hotpotqa":
-        for title, sentences in record["context"]:
-            yield title, " ".join(s.strip() for s in sentences if s.strip())
-    else:
-        for paragraph in record["paragraphs"]:
-            yield paragraph["title"], paragraph["paragraph_text"].strip()
-
-
-def _read_qa_jsonl(raw: str) -> list[Document]:
-    records = []
-    for number, line in enumerate(raw.splitlines(), 1):
-        if line.strip():
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise UnreadableSourceError(f"line {number} is not JSON ({exc.msg})") from exc
-    if not records:
-        raise UnreadableSourceError("the file holds no records")
-    fmt = detect_qa_format(records[0])
-    if fmt is None:
-        raise UnreadableSourceError("JSONL is read only in the HotpotQA, 2WikiMultihopQA or MuSiQue formats")
-    seen: set[tuple[str, str]] = set()
-    chunks = []
-    for record in records:
-        for title, text in qa_paragraphs(record, fmt):
-            if text and (title, text) not in seen:
-                seen.add((title, text))
-                chunks.append(Document(page_content=text, metadata={"title": title, "chunk_index": len(chunks)}))
-    return chunks
-
-
 def _read_bytes(path: Path) -> bytes:
     """The bytes of a file of a supported type.
 
@@ -294,10 +251,6 @@ def _read_bytes(path: Path) -> bytes:
         raise UnreadableSourceError(exc.strerror or str(exc)) from exc
 
 
-QA_READER = "qa-paragraphs-2"
-"""Names this way of reading QA JSONL (:func:`qa_paragraphs`); like :data:`ingest.html.READER` it
-enters each file's content hash, so a file read the earlier way is read again. Change it when the
-output changes."""
 READERS = {".html": HTML_READER, ".htm": HTML_READER, ".jsonl": QA_READER}
 """The reader version of each suffix that has one."""
 
@@ -349,7 +302,10 @@ def load_file(path: Path, chunk_size: int, chunk_overlap: int) -> Source:
         return Source(key, digest, chunks)
     raw = decode_text(raw_bytes)
     if suffix == ".jsonl":
-        return Source(key, digest, _read_qa_jsonl(raw))
+        try:
+            return Source(key, digest, read_qa_jsonl(raw))
+        except ValueError as exc:
+            raise UnreadableSourceError(str(exc)) from exc
     if suffix in (".html", ".htm"):
         text, title = _read_html(raw, path)
     else:

@@ -10,12 +10,11 @@ from ingest.loaders import (
     Source,
     UnreadableSourceError,
     decode_text,
-    detect_qa_format,
     iter_files,
     load_file,
-    qa_paragraphs,
 )
 from ingest.parallel import load_files
+from ingest.qa_jsonl import detect_qa_format, qa_paragraphs
 from tests.conftest import read_jsonl
 
 
