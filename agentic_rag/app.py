@@ -18,7 +18,7 @@ from agentic_rag.checkpoints import checkpoint_location, close_checkpointer, ope
 from agentic_rag.services import FROM_SETTINGS, Services
 from agentic_rag.threads import ReplayEdit, history_rows, require_collection, require_latest, status_of, thread_rows
 from core import telemetry
-from core.errors import CollectionNotFoundError, InvalidAnswerError, ThreadError, describe_validation
+from core.errors import CollectionNotFoundError, InvalidAnswerError, ThreadError, describe_validation, unknown_thread
 from core.settings import Settings
 from graph.builder import build_graph
 from graph.context import RunContext, question_input, validate_question
@@ -236,7 +236,8 @@ class App:
     def _snapshot(self, thread_id: str):
         snapshot = self.graph.get_state({"configurable": {"thread_id": thread_id}})
         if not snapshot.values:
-            raise ThreadError(f"no thread '{thread_id}' in {checkpoint_location(self.settings)}")
+            known = [row["thread_id"] for row in self.threads(limit=200)]
+            raise unknown_thread(thread_id, known, checkpoint_location(self.settings))
         return snapshot
 
     def resume(self, thread_id: str, answer: Any = NO_ANSWER, checkpoint_id: str | None = None) -> dict:

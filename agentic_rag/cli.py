@@ -39,16 +39,14 @@ from agentic_rag.options import (
     thread_settings,
 )
 from agentic_rag.output import (
-    did_you_mean,
     no_thread_message,
     print_ingest,
     print_result,
-    similar_ids,
     stream_printer,
 )
 from agentic_rag.server_cli import server
 from agentic_rag.threads_cli import history, prune, replay, threads
-from core.errors import AgenticRagError, CollectionNotFoundError, IngestError
+from core.errors import AgenticRagError, CollectionNotFoundError, IngestError, did_you_mean, similar_ids
 from graph.context import RunContext, validate_question
 
 # Plain click help and usage errors: Typer's rich formatting imports rich and markdown-it, about

@@ -3,12 +3,13 @@ ingest summaries — as text for people or as JSON."""
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from typing import TYPE_CHECKING, Callable
 
 import typer
+
+from core.errors import did_you_mean
 
 if TYPE_CHECKING:
     from ingest.pipeline import IngestReport
@@ -26,19 +27,6 @@ def thread_line(row: dict) -> str:
         f"{row['thread_id']}  {row['status']:<11} {row.get('collection') or '-':<12} "
         f"{str(row['updated_at'])[:19]}  {quoted(row['question'][:70])}"
     )
-
-
-def similar_ids(known_ids: list[str], thread_id: str) -> list[str]:
-    """The existing thread ids closest to ``thread_id`` (difflib's similarity, at most two): what a
-    typo meant. The least similarity is 0.75, or what one wrong character leaves of a shorter id
-    (``t2`` for ``t1``: 0.5)."""
-    cutoff = min(0.75, 1 - 1 / max(len(thread_id), 2))
-    return difflib.get_close_matches(thread_id, known_ids, n=2, cutoff=cutoff)
-
-
-def did_you_mean(similar: list[str]) -> str:
-    """ "did you mean A or B?" for the ``similar`` ids; empty when there are none."""
-    return f"did you mean {' or '.join(similar)}?" if similar else ""
 
 
 def no_thread_message(thread_id: str, similar: list[str]) -> str:

@@ -4,11 +4,26 @@ The CLI prints ``str(error)`` on one line and exits with ``error.exit_code``, gi
 (``class X(AgenticRagError, exit_code=N)``).
 """
 
+import difflib
+
 
 def describe_validation(exc: Exception) -> str:
     """``field: problem; …`` for a pydantic ``ValidationError`` (any exception with ``errors()``),
     without pydantic's "Value error, " before a validator's own message."""
     return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg'].removeprefix('Value error, ')}" for e in exc.errors())
+
+
+def similar_ids(known_ids: list[str], thread_id: str) -> list[str]:
+    """The existing thread ids closest to ``thread_id`` (difflib's similarity, at most two): what a
+    typo meant. The least similarity is 0.75, or what one wrong character leaves of a shorter id
+    (``t2`` for ``t1``: 0.5)."""
+    cutoff = min(0.75, 1 - 1 / max(len(thread_id), 2))
+    return difflib.get_close_matches(thread_id, known_ids, n=2, cutoff=cutoff)
+
+
+def did_you_mean(similar: list[str]) -> str:
+    """ "did you mean A or B?" for the ``similar`` ids; empty when there are none."""
+    return f"did you mean {' or '.join(similar)}?" if similar else ""
 
 
 class AgenticRagError(Exception):
@@ -57,3 +72,10 @@ class InvalidAnswerError(AgenticRagError, exit_code=9):
 class LocalModelError(AgenticRagError, exit_code=10):
     """The local model cannot be installed or served (runtime missing, file missing or corrupt,
     port busy, server not ready or gone)."""
+
+
+def unknown_thread(thread_id: str, known_ids: list[str], where: str) -> ThreadError:
+    """The error for a thread id no checkpoint in ``where`` has, naming the ``known_ids`` closest
+    to it (:func:`similar_ids`) when it looks like a typo."""
+    hint = did_you_mean(similar_ids(known_ids, thread_id))
+    return ThreadError(f"no thread '{thread_id}' in {where}" + (f" ({hint})" if hint else ""))

@@ -82,6 +82,9 @@ def test_ingest_then_ask_json(cli):
     line = one_line_error(elsewhere)  # no thread to continue and no collection to start one on: both said
     assert f"no thread '{out['thread_id'][:-1]}y' (did you mean " in line and out["thread_id"] in line
     assert "no collection 'nothing_here'" in line and elsewhere.returncode == 8
+    for command in ("history", "resume"):  # every command taking a thread id names the one it resembles
+        line = one_line_error(cli(command, out["thread_id"][:-1] + "x"))
+        assert f"no thread '{out['thread_id'][:-1]}x' in " in line and f"(did you mean {out['thread_id']}" in line
     mistyped = one_line_error(cli("ask", "And the league?", "--collection", "clj"))  # the session's "cli"
     assert "no collection 'clj'" in mistyped and "did you mean --collection cli?" in mistyped
 
