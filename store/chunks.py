@@ -145,7 +145,7 @@ class ChunkStore:
                     )
             elif not create:
                 names = self.catalog.collections()
-                near = difflib.get_close_matches(self.collection, names, n=1)  # a typo: "pgdoc" for "pgdocs"
+                near = difflib.get_close_matches(self.collection, names, n=1) or names[: len(names) == 1]
                 meant = f"did you mean --collection {near[0]}? Or " if near else ""
                 raise CollectionNotFoundError(
                     f"no collection '{self.collection}' (existing: {', '.join(names) or 'none'}); "

@@ -14,7 +14,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from agentic_rag.app import App
 from core.errors import CollectionNotFoundError, EmbeddingMismatchError, IngestError, StoreUnavailableError
+from core.settings import Settings
 from providers.embeddings import EmbeddingModel, load_embedding_model
 from store.chunks import ChunkStore
 from store.filters import ChunkFilter
@@ -150,6 +152,19 @@ def test_missing_path_is_an_error_and_writes_nothing(make_app, tmp_path):
         app.ingest([tmp_path / "ok.txt", tmp_path / "missing"])
     with pytest.raises(CollectionNotFoundError, match="ingest documents first"):
         app.services.store  # noqa: B018 — not even the collection was created
+
+
+def test_a_missing_collection_names_the_only_one_there_is(tmp_path):
+    (tmp_path / "notes.txt").write_text("The axolotl regrows its limbs.")
+    data = tmp_path / "data"  # its own data folder: the session's holds many collections
+    notes, unnamed = App(Settings(data_dir=data, collection="notes")), App(Settings(data_dir=data))
+    try:
+        notes.ingest([tmp_path / "notes.txt"])
+        with pytest.raises(CollectionNotFoundError, match="did you mean --collection notes"):
+            unnamed.services.store  # noqa: B018 — the default collection, never made
+    finally:
+        notes.close()
+        unnamed.close()
 
 
 def test_folder_is_mirrored_and_empty_files_are_noted(make_app, tmp_path):
