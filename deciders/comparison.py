@@ -18,10 +18,10 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from core.text import sentences, strip_qualifier
+from core.text import sentences, strip_qualifier, term_set
 from deciders.answer_types import ARTICLE, options
 from deciders.chunks import HopChunk
-from deciders.lexicon import LARGEST, LARGEST_DATE, SMALLEST, SMALLEST_DATE
+from deciders.lexicon import BOTH, LARGEST, LARGEST_DATE, SMALLEST, SMALLEST_DATE
 from deciders.reader import Candidate
 from deciders.spans import SPAN_PATTERNS, spans
 
@@ -140,3 +140,24 @@ def chosen_option(question: str, ranked: Sequence[Candidate]) -> str | None:
         if len(named) == 1:
             return named[0]
     return None
+
+
+def both_verdict(question: str, evidence: Sequence[HopChunk]) -> str | None:
+    """ "No" when a question asking the same of two things ("Are Joe Walsh and Chester Bennington
+    both guitarists?", :data:`deciders.lexicon.BOTH`) has a term of what it asks that one thing's
+    page says and the other's does not (a conjunction fails on the side that lacks it); "Yes" when
+    both pages say all of it; ``None`` when the question is not one, a thing has no page among the
+    ``evidence`` (its title naming it), or neither page tells the two apart."""
+    if not (match := BOTH.match(question.strip())):
+        return None
+    asked = term_set(match["rest"]) - term_set(f"{match['a']} {match['b']}")
+    said = []
+    for side in (match["a"], match["b"]):
+        named = _whole_word(ARTICLE.sub("", side.strip()))
+        pages = [c for c in evidence if named.search(c.get("title", ""))]
+        if not pages or not asked:
+            return None
+        said.append(asked & term_set(" ".join(f"{c['title']} {c['text']}" for c in pages)))
+    if said[0] != said[1]:
+        return "No"
+    return "Yes" if said[0] == asked else None

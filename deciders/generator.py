@@ -21,7 +21,7 @@ from core.tuning import TUNING, Tuning
 from core.wording import Synonyms
 from deciders.answer_types import ARTICLE, default_check, expected_type, options
 from deciders.chunks import HopChunk
-from deciders.comparison import Comparison, chosen_option, compare
+from deciders.comparison import Comparison, both_verdict, chosen_option, compare
 from deciders.decomposer import PARALLEL
 from deciders.headline import headline
 from deciders.lexicon import MODEL_FREE
@@ -189,7 +189,7 @@ class ExtractiveGenerator:
         if mode == "answer" and ranked and not request.absent_terms and confidence >= self.reader.decline_below:
             chosen = chosen_sentences(question, ranked, request.term_weights)
             text, cited = cite(chosen)
-            short = chosen_option(question, ranked) if options(question) else None
+            short = chosen_option(question, ranked) if options(question) else both_verdict(question, evidence)
             short = short or headline(kind, chosen, question, request.term_weights, evidence, self.reader)
             return Answer(text, cited, MODEL_FREE, short_answer=short, support=confidence)
         closest = closest_passages(ranked)

@@ -302,6 +302,19 @@ def test_a_comparison_reads_each_options_value_from_its_own_page_first():
     assert {cid for _, cid in answer.cited} == {"puppies", "band"}
 
 
+def test_both_is_answered_no_when_one_page_says_what_the_other_does_not():
+    walsh = chunk("walsh", "Joe Walsh", "Joe Walsh is an American rock guitarist and songwriter.")
+    bennington = chunk("chester", "Chester Bennington", "Chester Bennington was an American singer and songwriter.")
+    generator = ExtractiveGenerator()
+    no = generator.generate(
+        AnswerRequest("Are Joe Walsh and Chester Bennington both guitarists?", [walsh, bennington], "answer")
+    )
+    yes = generator.generate(
+        AnswerRequest("Are Joe Walsh and Chester Bennington both songwriters?", [walsh, bennington], "answer")
+    )
+    assert (no.short_answer, yes.short_answer) == ("No", "Yes")
+
+
 def test_a_how_tos_command_is_read_from_its_best_sentence_not_an_example_after_it():
     question = "How do I see the execution plan of a query along with actual run times?"  # long: "multi"
     idf = {"see": 1.5, "execut": 1.9, "plan": 2.8, "queri": 1.5, "along": 4.9, "actual": 2.5, "run": 2.1, "time": 1.8}
