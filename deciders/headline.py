@@ -33,6 +33,8 @@ from deciders.reader import VALUES, Candidate, ReaderModel
 from deciders.spans import asks_negated, spans
 
 _PHRASE_TOKEN = re.compile(r"[\w’'.-]*\w|[^\w\s]")
+_INITIAL = re.compile(r"(?:[A-Z]\.)*[A-Z]")
+"""An initial or initials before their last dot ("T", "T.S"): the dot after them is inside a name."""
 _QUOTED = re.compile(r"[\"“]([^\"“”]{2,80})[\"”]")
 """A quoted phrase: a title, a nickname, a literal."""
 _CLAUSE = re.compile(r";|,\s*(?:but|whereas|while)\b")
@@ -98,9 +100,10 @@ def noun_phrase(sentence: str, noun: str, question: str) -> str | None:
 
 def _in_name(tokens: list[re.Match], k: int, start: int) -> bool:
     """Whether token ``k`` continues a name begun at ``start``: a capitalised word, or an "&"
-    between two ("Smith & Jones Records")."""
+    between two ("Smith & Jones Records"), or the dot after an initial ("T.S. Moore")."""
     word = tokens[k].group(0)
-    return word[:1].isupper() or (word == "&" and start < k < len(tokens) - 1 and tokens[k + 1].group(0)[:1].isupper())
+    joins = (word == "&" and k > start) or (word == "." and k > start and _INITIAL.fullmatch(tokens[k - 1].group(0)))
+    return word[:1].isupper() or bool(joins and k < len(tokens) - 1 and tokens[k + 1].group(0)[:1].isupper())
 
 
 def _words(text: str) -> set[str]:

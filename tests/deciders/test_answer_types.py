@@ -508,7 +508,9 @@ def test_an_operator_asked_for_is_a_command_and_its_span_the_symbol_between_oper
     assert "=" not in spans("Set x = 1 to enable it.", "command", "How do I enable it?")  # no operator asked
 
 
-def test_the_name_after_an_asked_noun_runs_across_an_ampersand():
+def test_the_name_after_an_asked_noun_runs_across_an_ampersand_and_initials():
     sentence = "Blue Harbour Nights was released in 1999 by the label Smith & Jones Records."
     assert noun_phrase(sentence, "label", "Which label released Blue Harbour Nights?") == "Smith & Jones Records"
     assert noun_phrase("Sold by the label & others.", "label", "Which label sold it?") is None
+    pianist = "It was founded by the saxophonist Mira Okonkwo and the pianist T.S. Moore."
+    assert noun_phrase(pianist, "pianist", "Which pianist co-founded it?") == "T.S. Moore"
