@@ -157,6 +157,11 @@ _OPERATOR = re.compile(r"(?<=[\w)\]] )[-#@<>=!~|&?^*/%+]{1,3}(?= [\w'(\[])")
 """An operator between its operands, as an operator table's row gives it: "json ->> text", "jsonb @> jsonb"."""
 
 
+def _located(name: str) -> re.Pattern:
+    """``name`` right after a locative preposition ("in Harrowgate", "at the Louvre"): a place."""
+    return re.compile(rf"\b(?:in|at|near)\s+(?:the\s+)?{re.escape(name)}\b")
+
+
 def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     """Spans of ``sentence`` of type ``kind``, in order, without the question's own words, a
     document's furniture (``lexicon.FURNITURE``) or, for a command, an acronym ("RFC").
@@ -199,8 +204,8 @@ def spans(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
         if past and cap and _COUNTS.get(past[1].lower(), past[1]) == _COUNTS.get(cap[1].lower(), cap[1]):
             return [_NO]  # "more than one?" against "at most one"
         return [_NO if negated(sentence, said_of) != asks_negated(question) else _YES]
-    elif kind == "person":  # an all-capitals word ("UK", "GR") is no person's name
-        found = [name for name in names(sentence) if not name.isupper()]
+    elif kind == "person":  # no all-capitals word ("UK", "GR"), nor a name said as a place ("in Harrowgate")
+        found = [name for name in names(sentence) if not name.isupper() and not _located(name).search(sentence)]
     elif kind == "organisation":
         found = names(sentence)
     elif kind == "nationality":  # "an American politician": American; "which country … from?": United States

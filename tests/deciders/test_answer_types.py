@@ -514,3 +514,8 @@ def test_the_name_after_an_asked_noun_runs_across_an_ampersand_and_initials():
     assert noun_phrase("Sold by the label & others.", "label", "Which label sold it?") is None
     pianist = "It was founded by the saxophonist Mira Okonkwo and the pianist T.S. Moore."
     assert noun_phrase(pianist, "pianist", "Which pianist co-founded it?") == "T.S. Moore"
+
+
+def test_a_name_said_as_a_place_is_no_persons_name():
+    sentence = "Smith & Jones Records was founded in 1982 in Harrowgate by Ruth Smith and Colin Jones."
+    assert spans(sentence, "person", "Who founded Smith & Jones Records?") == ["Ruth Smith", "Colin Jones"]
