@@ -45,7 +45,7 @@ def _whole_word(text: str) -> re.Pattern:
     return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)(?!\s+(?-i:[A-Z]))", re.IGNORECASE)
 
 
-def _page_key(title: str, qualified: bool = False) -> str:
+def page_key(title: str, qualified: bool = False) -> str:
     """A page title as an option would name it: lower case, no article; with ``qualified``, also
     without its qualifier ("CKY (band)" → "cky")."""
     return ARTICLE.sub("", strip_qualifier(title) if qualified else title).lower()
@@ -96,7 +96,7 @@ def compare(question: str, evidence: Sequence[HopChunk]) -> Comparison | None:
         # the option's own page first ("Third Eye Blind", then "Third Eye Blind (album)"): it states its values
         own = sorted(
             evidence,
-            key=lambda c: (_page_key(c["title"]) != choice.lower(), _page_key(c["title"], True) != choice.lower()),
+            key=lambda c: (page_key(c["title"]) != choice.lower(), page_key(c["title"], True) != choice.lower()),
         )
         for chunk in own if found is None else ():
             titled = bool(named.search(chunk["title"]))
@@ -148,14 +148,15 @@ def both_verdict(question: str, evidence: Sequence[HopChunk]) -> str | None:
     page says and the other's does not (a conjunction fails on the side that lacks it); "Yes" when
     both pages say all of it; ``None`` when the question is not one, a thing has no page among the
     ``evidence`` (its title naming it), or neither page tells the two apart."""
-    if not (match := BOTH.match(question.strip())):
+    match = BOTH.match(question.strip())
+    asked = term_set(match["rest"]) - term_set(f"{match['a']} {match['b']}") if match else frozenset()
+    if not asked:
         return None
-    asked = term_set(match["rest"]) - term_set(f"{match['a']} {match['b']}")
     said = []
     for side in (match["a"], match["b"]):
         named = _whole_word(ARTICLE.sub("", side.strip()))
         pages = [c for c in evidence if named.search(c.get("title", ""))]
-        if not pages or not asked:
+        if not pages:
             return None
         said.append(asked & term_set(" ".join(f"{c['title']} {c['text']}" for c in pages)))
     if said[0] != said[1]:

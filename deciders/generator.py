@@ -21,7 +21,7 @@ from core.tuning import TUNING, Tuning
 from core.wording import Synonyms
 from deciders.answer_types import ARTICLE, default_check, expected_type, options
 from deciders.chunks import HopChunk
-from deciders.comparison import Comparison, both_verdict, chosen_option, compare
+from deciders.comparison import Comparison, both_verdict, chosen_option, compare, page_key
 from deciders.decomposer import PARALLEL
 from deciders.headline import headline
 from deciders.lexicon import MODEL_FREE
@@ -270,8 +270,7 @@ def _named_pages(question: str, ranked: Sequence[Candidate], used: set[str]) -> 
         pages = [
             c
             for c in ranked
-            if (key := ARTICLE.sub("", strip_qualifier(c.chunk["title"]).lower()))
-            and (said == key or said.endswith(f" {key}"))
+            if (key := page_key(c.chunk["title"], qualified=True)) and (said == key or said.endswith(f" {key}"))
         ]
         pages.sort(key=lambda c: c.chunk["title"].lower() not in lowered)  # stable: best-ranked first within each
         if pages and pages[0].chunk["chunk_id"] not in used and pages[0] not in found:
